@@ -1,0 +1,66 @@
+"""The `rcaeval` command. Each subcommand lives in its own ``_cmd_<name>.py`` module that
+defines ``register(app: typer.Typer) -> None``; modules are discovered here so that adding a
+command never edits a shared file. Exit codes: see :class:`rcaeval.errors.ExitCode`."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+import traceback
+
+import typer
+from rich.console import Console
+
+from rcaeval.errors import ExitCode, RcaevalError
+
+app = typer.Typer(
+    name="rcaeval",
+    help="Evaluate AI root-cause-analysis agents. Exit codes: 0 ok, 2 usage, 3 invalid input, "
+    "4 gate/regression failure, 5 internal error, 6 not found (docs/cli.md).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err_console = Console(stderr=True)
+
+
+def _load_commands() -> None:
+    for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if mod.name.startswith("_cmd_"):
+            module = importlib.import_module(f"{__name__}.{mod.name}")
+            module.register(app)
+
+
+_load_commands()
+
+
+@app.callback()
+def _root() -> None:
+    """Evaluate AI root-cause-analysis agents."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the CLI and map errors onto the documented exit codes."""
+    try:
+        # standalone mode: typer/click report usage errors themselves and exit with 2.
+        app(args=argv, prog_name="rcaeval")
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            return 0
+        return code if isinstance(code, int) else 1
+    except RcaevalError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        return int(exc.exit_code)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001 - last-resort mapping to the internal-error code
+        traceback.print_exc()
+        err_console.print(f"[red]internal error:[/red] {exc!r}", highlight=False)
+        return int(ExitCode.INTERNAL)
+    return 0
+
+
+def run() -> None:
+    sys.exit(main())

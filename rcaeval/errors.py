@@ -1,0 +1,58 @@
+"""Error types and the CLI exit-code table (documented in docs/cli.md)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    """Everything succeeded (a judged run may still contain fail/invalid verdicts)."""
+    USAGE = 2
+    """Bad command line: unknown option, missing argument (typer/click's own code)."""
+    INVALID_INPUT = 3
+    """Input files are malformed or inconsistent (registry lint errors, unreadable files)."""
+    GATE_FAILED = 4
+    """A regression against the baseline, or a failed release/harness gate."""
+    INTERNAL = 5
+    """A bug in rcaeval: an unexpected exception."""
+    NOT_FOUND = 6
+    """A named run, case, suite or file does not exist."""
+
+
+class RcaevalError(Exception):
+    """Base class of errors rcaeval reports to users."""
+
+    exit_code: ExitCode = ExitCode.INTERNAL
+
+
+class InputError(RcaevalError):
+    """A user-supplied file is malformed. Carries the file, field and (when known) line."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+    def __init__(
+        self, message: str, *, file: str | None = None, field: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.file = file
+        self.field = field
+        self.line = line
+        self.message = message
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.field:
+            where += f" [{self.field}]"
+        return f"{where}: {self.message}"
+
+
+class NotFoundError(RcaevalError):
+    exit_code = ExitCode.NOT_FOUND
+
+
+class GateFailed(RcaevalError):
+    exit_code = ExitCode.GATE_FAILED
