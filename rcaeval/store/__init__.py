@@ -1,0 +1,40 @@
+"""The rcaeval store: one DuckDB file holding runs, judgments, buckets, checks and raw tables.
+
+Analyst usage (JupyterLab)::
+
+    import rcaeval.store as st
+    s = st.connect()                 # $RCAEVAL_DB or data/rcaeval.duckdb, migrated
+    s.judgments(run_id="rec-thorough")
+    s.sql("SELECT verdict, count(*) FROM eval_judgment GROUP BY ALL")
+
+See docs/store.md.
+"""
+
+from __future__ import annotations
+
+from rcaeval.store._connect import MEMORY, connect, resolve_db_path
+from rcaeval.store._migrations import (
+    MIGRATIONS_TABLE,
+    AppliedMigration,
+    Migration,
+    checksum_text,
+    default_migrations_dir,
+    discover_migrations,
+)
+from rcaeval.store._parquet import IMPORT_MODES
+from rcaeval.store._store import BUCKET_ORDER, Store
+
+__all__ = [
+    "BUCKET_ORDER",
+    "IMPORT_MODES",
+    "MEMORY",
+    "MIGRATIONS_TABLE",
+    "AppliedMigration",
+    "Migration",
+    "Store",
+    "checksum_text",
+    "connect",
+    "default_migrations_dir",
+    "discover_migrations",
+    "resolve_db_path",
+]

@@ -1,0 +1,340 @@
+"""The :class:`Store`: one open DuckDB store plus analyst-friendly frame accessors."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+from rcaeval.errors import InputError, NotFoundError
+from rcaeval.store import _parquet
+from rcaeval.store._migrations import (
+    MIGRATIONS_TABLE,
+    Migration,
+    applied_migrations,
+    discover_migrations,
+    plan_migrations,
+)
+from rcaeval.store._sqlnames import base_tables, primary_key, quote_ident, table_columns
+
+#: The judge's buckets in report order; ``buckets()``/``checks()`` sort by it (unknown last).
+BUCKET_ORDER: tuple[str, ...] = (
+    "contract",
+    "workflow",
+    "execution_contract",
+    "evidence_collection",
+    "critical_evidence",
+    "evidence_routing",
+    "diagnosis",
+)
+
+Filter = str | Sequence[str] | None
+
+
+class Store:
+    """An open rcaeval store. Get one from :func:`rcaeval.store.connect`.
+
+    ``con`` is the DuckDB connection (``TimeZone`` is UTC) for ad-hoc SQL; the frame methods
+    return polars DataFrames in a deterministic order.
+    """
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        path: Path | None,
+        *,
+        read_only: bool,
+        migrations_dir: Path | None,
+        applied_now: list[Migration],
+        allow_checksum_mismatch: bool = False,
+    ) -> None:
+        self.con = con
+        self.path = path
+        self.read_only = read_only
+        self.migrations_dir = migrations_dir
+        self.applied_now = applied_now
+        """Migrations applied by the ``connect`` call that opened this store."""
+        self._allow_checksum_mismatch = allow_checksum_mismatch
+        self._tx_depth = 0
+        self._closed = False
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        """The store's path as text, or ``:memory:``."""
+        return str(self.path) if self.path is not None else ":memory:"
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.con.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"schema v{self.schema_version}"
+        mode = ", read-only" if self.read_only else ""
+        return f"<rcaeval Store {self.label} ({state}{mode})>"
+
+    @contextmanager
+    def transaction(self) -> Iterator[Store]:
+        """A transaction; nested uses join the outermost one. Rolls back on any exception."""
+        if self._tx_depth:
+            self._tx_depth += 1
+            try:
+                yield self
+            finally:
+                self._tx_depth -= 1
+            return
+        self.con.execute("BEGIN TRANSACTION")
+        self._tx_depth = 1
+        try:
+            yield self
+        except BaseException:
+            self._tx_depth = 0
+            self.con.execute("ROLLBACK")
+            raise
+        self._tx_depth = 0
+        self.con.execute("COMMIT")
+
+    # -- schema ----------------------------------------------------------------------------
+    @property
+    def schema_version(self) -> int:
+        """The highest applied migration version (0 for an empty store)."""
+        return max((a.version for a in applied_migrations(self.con)), default=0)
+
+    def migrations(self) -> pl.DataFrame:
+        """The ``schema_migrations`` rows (version, name, checksum, applied_at)."""
+        if MIGRATIONS_TABLE not in self.tables():
+            return pl.DataFrame(
+                schema={
+                    "version": pl.Int32,
+                    "name": pl.String,
+                    "checksum": pl.String,
+                    "applied_at": pl.Datetime("us", "UTC"),
+                }
+            )
+        return self.sql(f"SELECT * FROM {MIGRATIONS_TABLE} ORDER BY version")
+
+    def pending_migrations(self) -> list[Migration]:
+        """Known migration files not yet applied to this store."""
+        return plan_migrations(
+            self.label,
+            discover_migrations(self.migrations_dir),
+            applied_migrations(self.con),
+            allow_checksum_mismatch=self._allow_checksum_mismatch,
+        )
+
+    def tables(self) -> list[str]:
+        """Base tables (``schema_migrations`` included), sorted by name."""
+        return base_tables(self.con)
+
+    def columns(self, table: str) -> list[tuple[str, str]]:
+        """``(column, DuckDB type)`` of ``table`` in declaration order."""
+        self._require_table(table)
+        return table_columns(self.con, table)
+
+    def row_counts(self) -> dict[str, int]:
+        """Row count of every base table."""
+        out: dict[str, int] = {}
+        for t in self.tables():
+            row = self.con.execute(f"SELECT count(*) FROM {quote_ident(t)}").fetchone()
+            out[t] = int(row[0]) if row else 0
+        return out
+
+    def _require_table(self, table: str) -> None:
+        if table not in self.tables():
+            raise NotFoundError(f"{self.label}: no table named {table!r} in the store")
+
+    # -- querying --------------------------------------------------------------------------
+    def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
+        """Run ``query`` (``?`` or ``$name`` parameters) and return the result as polars."""
+        rel = self.con.sql(query, params=params)
+        if rel is None:
+            return pl.DataFrame()
+        return rel.pl()
+
+    def table(self, name: str, **filters: Filter) -> pl.DataFrame:
+        """All rows of ``name`` (optionally ``column=value`` / ``column=[values]`` filtered),
+        ordered by primary key then every column."""
+        self._require_table(name)
+        return self._select(name, filters, primary_key(self.con, name))
+
+    def runs(self) -> pl.DataFrame:
+        """``eval_runs``: one row per run, ordered by run_id."""
+        return self._select("eval_runs", {}, ["run_id"])
+
+    def case_runs(self, run_id: Filter = None) -> pl.DataFrame:
+        """``eval_case_runs``: execution record per (run, case)."""
+        return self._select("eval_case_runs", {"run_id": run_id}, ["run_id", "case_id"])
+
+    def judgments(self, run_id: Filter = None, case_id: Filter = None) -> pl.DataFrame:
+        """``eval_judgment``: verdict, score and judgment packet per (run, case)."""
+        return self._select(
+            "eval_judgment", {"run_id": run_id, "case_id": case_id}, ["run_id", "case_id"]
+        )
+
+    def buckets(self, run_id: Filter = None, case_id: Filter = None) -> pl.DataFrame:
+        """``eval_bucket``: status and score per (run, case, bucket), buckets in report order."""
+        return self._select(
+            "eval_bucket",
+            {"run_id": run_id, "case_id": case_id},
+            ["run_id", "case_id", _BUCKET_RANK, "bucket"],
+        )
+
+    def checks(
+        self, run_id: Filter = None, case_id: Filter = None, bucket: Filter = None
+    ) -> pl.DataFrame:
+        """``eval_check``: one row per check with why it passed and the deciding evidence."""
+        return self._select(
+            "eval_check",
+            {"run_id": run_id, "case_id": case_id, "bucket": bucket},
+            ["run_id", "case_id", _BUCKET_RANK, "bucket", "check_id"],
+        )
+
+    def _select(self, table: str, filters: dict[str, Filter], order: list[str]) -> pl.DataFrame:
+        cols = {c for c, _ in table_columns(self.con, table)}
+        if not cols:  # the table is missing (e.g. a store opened with migrate=False)
+            raise NotFoundError(f"{self.label}: no table named {table!r} in the store")
+        where: list[str] = []
+        params: list[Any] = []
+        for col, value in filters.items():
+            if value is None:
+                continue
+            if col not in cols:
+                raise InputError(f"table {table} has no column {col!r} to filter on")
+            if isinstance(value, str):
+                where.append(f"{quote_ident(col)} = ?")
+                params.append(value)
+            else:
+                values = list(value)
+                where.append(f"list_contains(?, {quote_ident(col)})")
+                params.append(values)
+        query = f"SELECT * FROM {quote_ident(table)}"
+        if where:
+            query += " WHERE " + " AND ".join(where)
+        # the given order first, then every other column, so ties never depend on storage
+        keys = [o if o == _BUCKET_RANK else quote_ident(o) for o in order]
+        keys += [quote_ident(c) for c, _ in table_columns(self.con, table) if c not in order]
+        query += " ORDER BY " + ", ".join(keys)
+        return self.sql(query, params)
+
+    # -- writing ---------------------------------------------------------------------------
+    def write_frame(
+        self,
+        table: str,
+        frame: pl.DataFrame | pa.Table,
+        *,
+        replace_keys: list[str] | None = None,
+    ) -> int:
+        """Insert ``frame``'s rows into ``table`` by column name; return the rows inserted.
+
+        Columns the frame lacks get the table's default (NULL unless declared); a frame column
+        the table lacks is an :class:`InputError`. With ``replace_keys``, rows of ``table``
+        whose key values equal any (distinct) key tuple of ``frame`` are deleted first, in
+        the same transaction, so re-writing a judgment is idempotent.
+        """
+        self._require_table(table)
+        if table == MIGRATIONS_TABLE:
+            raise InputError(f"{MIGRATIONS_TABLE} is maintained by the migration runner")
+        arrow = _to_arrow(frame)
+        table_cols = [c for c, _ in table_columns(self.con, table)]
+        cols = list(arrow.column_names)
+        unknown = [c for c in cols if c not in table_cols]
+        if unknown:
+            raise InputError(
+                f"write_frame({table}): columns not in the table: {', '.join(unknown)} "
+                f"(table columns: {', '.join(table_cols)})"
+            )
+        keys = list(replace_keys or [])
+        bad_keys = [k for k in keys if k not in cols]
+        if bad_keys:
+            raise InputError(
+                f"write_frame({table}): replace_keys not among the frame's columns: "
+                f"{', '.join(bad_keys)}"
+            )
+        if not cols:
+            if arrow.num_rows:
+                raise InputError(f"write_frame({table}): frame has rows but no columns")
+            return 0
+        view = f"__rcaeval_frame_{uuid.uuid4().hex}"
+        qt = quote_ident(table)
+        col_list = ", ".join(quote_ident(c) for c in cols)
+        self.con.register(view, arrow)
+        try:
+            with self.transaction():
+                if keys:
+                    match = " AND ".join(
+                        f"t.{quote_ident(k)} IS NOT DISTINCT FROM f.{quote_ident(k)}" for k in keys
+                    )
+                    self.con.execute(
+                        f"DELETE FROM {qt} AS t WHERE EXISTS "
+                        f"(SELECT 1 FROM {quote_ident(view)} AS f WHERE {match})"
+                    )
+                self.con.execute(
+                    f"INSERT INTO {qt} ({col_list}) SELECT {col_list} FROM {quote_ident(view)}"
+                )
+        except duckdb.Error as exc:
+            raise InputError(f"write_frame({table}) failed, nothing written: {exc}") from exc
+        finally:
+            self.con.unregister(view)
+        return arrow.num_rows
+
+    # -- parquet ---------------------------------------------------------------------------
+    def export_parquet(
+        self, directory: str | Path, tables: Sequence[str] | None = None
+    ) -> list[Path]:
+        """Write ``<table>.parquet`` per table (default: all) into ``directory``.
+
+        ``schema_migrations.parquet`` is always written too, so an import can tell which
+        schema version the files come from. Rows are sorted, so the files are reproducible.
+        """
+        return _parquet.export_parquet(self, Path(directory), tables)
+
+    def import_parquet(self, directory: str | Path, *, mode: str = "append") -> dict[str, int]:
+        """Load every ``<table>.parquet`` of ``directory`` into the matching table.
+
+        ``mode="append"`` adds rows (a primary-key clash is an error); ``"replace"`` first
+        empties each table that has a file. All-or-nothing: one transaction. Returns the rows
+        loaded per table. See :func:`rcaeval.store._parquet.import_parquet`.
+        """
+        return _parquet.import_parquet(self, Path(directory), mode=mode)
+
+
+_BUCKET_RANK = (
+    "coalesce(list_position([" + ", ".join(f"'{b}'" for b in BUCKET_ORDER) + "], bucket), 1000)"
+)
+
+
+def _to_arrow(frame: Any) -> pa.Table:
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    if isinstance(frame, pl.DataFrame):
+        return frame.to_arrow()
+    if isinstance(frame, pa.Table):
+        return frame
+    if isinstance(frame, pa.RecordBatch):
+        return pa.Table.from_batches([frame])
+    raise InputError(
+        f"write_frame expects a polars DataFrame or a pyarrow Table, got {type(frame).__name__}"
+    )
