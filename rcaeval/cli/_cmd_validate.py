@@ -1,0 +1,61 @@
+"""`rcaeval validate`: lint a registry (suites, cases, judges, baselines)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("validate")
+    def validate(
+        registry: Annotated[
+            Path | None,
+            typer.Option("--registry", help="Registry dir (default: $RCAEVAL_REGISTRY or "
+                         "data/registry)."),
+        ] = None,
+        fmt: Annotated[
+            OutputFormat, typer.Option("--format", help="Output format.")
+        ] = OutputFormat.text,
+    ) -> None:
+        """Lint a registry; exit 3 when any problem is found."""
+        import orjson
+        from rich.console import Console
+        from rich.table import Table
+
+        from rcaeval.errors import ExitCode
+        from rcaeval.registry import load_registry
+
+        reg = load_registry(registry)
+        counts = {"suites": len(reg.suites), "cases": len(reg.cases) + len(reg.case_problems),
+                  "baselines": len(reg.baselines)}
+        if fmt is OutputFormat.json:
+            payload = {"registry": str(reg.root), "ok": reg.ok, "counts": counts,
+                       "problems": [p.to_dict() for p in reg.problems]}
+            typer.echo(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode())
+        else:
+            console = Console(soft_wrap=False, width=max(Console().width, 120))
+            if reg.problems:
+                table = Table(title=f"{len(reg.problems)} problem(s) in {reg.root}")
+                table.add_column("file:line", no_wrap=True)
+                table.add_column("field", overflow="fold")
+                table.add_column("code")
+                table.add_column("message", overflow="fold")
+                for p in reg.problems:
+                    table.add_row(p.where(), p.field, p.code, p.message)
+                console.print(table)
+            status = "invalid" if reg.problems else "ok"
+            typer.echo(
+                f"registry {reg.root}: {status}: {counts['suites']} suites, {counts['cases']} "
+                f"cases, {counts['baselines']} baselines, {len(reg.problems)} problems"
+            )
+        if reg.problems:
+            raise typer.Exit(code=int(ExitCode.INVALID_INPUT))

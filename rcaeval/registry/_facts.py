@@ -1,0 +1,86 @@
+"""The fact catalog: every boolean fact a check may name (docs/registry.md, "Fact catalog").
+
+Facts are booleans per (run, case); their definitions are the SQL views in ``queries/facts/``.
+``detector.<id>`` names the output detector ``<id>`` declared in the same judge.yaml.
+"""
+
+from __future__ import annotations
+
+DETECTOR_FACT_PREFIX = "detector."
+
+FACTS: dict[str, str] = {
+    "bundle.resolved": "exactly one run bundle was resolved",
+    "window.present": "the report (or manifest fallback) states an incident window",
+    "window.matched_allowed_window": "that window lies within the case window ± tolerance",
+    "cluster.present": "the report (or manifest fallback) states a cluster id",
+    "cluster.matched": "it equals the case's environment.cluster_id",
+    "workflow.architecture_context_loaded": "telemetry has architecture_context.loaded",
+    "workflow.misdiagnosis_guardrails_loaded": "telemetry has guardrails.loaded",
+    "workflow.diagnosis_run_initialized": "telemetry has diagnosis_run.initialized",
+    "workflow.evidence_collection_completed": (
+        "telemetry has evidence_collection.completed and the report exists"
+    ),
+    "workflow.summary_read_completed": "telemetry has summary.read, or a summary artifact exists",
+    "workflow.targeted_log_query_completed": "telemetry has log_query.completed",
+    "workflow.final_answer_emitted": "the final output text is non-empty",
+    "artifacts.manifest_present": "manifest.json parsed",
+    "artifacts.report_present": "evidences/workspace_evidence_report.json parsed",
+    "artifacts.summary_present": "evidence_summary_for_agent.txt or .json present",
+    "artifacts.telemetry_present": "the telemetry log is present",
+    "artifacts.analysis_patch_present": "analysis_patch.json present (valid or not)",
+    "artifacts.logs_dir_present": "a logs/ dir with at least one file",
+    "evidence.core_bundle_present": "report, metrics.json, queries.json and logs.json all parsed",
+    "evidence.metric_evidence_present": "at least one metric series with a point",
+    "evidence.query_evidence_present": "at least one query record",
+    "evidence.collection_errors_present": "collection_errors.json lists at least one error",
+    "channel.logs_observed": "log lines exist (logs.json entries or logs/ files)",
+    "channel.metrics_observed": "= evidence.metric_evidence_present",
+    "channel.queries_observed": "= evidence.query_evidence_present",
+    "channel.events_observed": "events.json or report evidence.events lists an event",
+    "channel.ticket_context_observed": (
+        "ticket_context.json has a ticket id or alerts, or telemetry has ticket_context.loaded"
+    ),
+    "channel.query_or_metric_observed": "queries or metrics observed",
+    "channel.events_collection_attempted": (
+        "telemetry has events_query.attempted or the report's channels.events.attempted is true"
+    ),
+    "channel.events_output_present": (
+        "events.json parsed or the report has an evidence.events key"
+    ),
+    "channel.events_attempted_implies_persisted": "not attempted, or output present",
+    "signal.panic_present": (
+        "a log line or component termination reason contains a panic signature"
+    ),
+    "signal.kill_query_present": "a log line or query record shows a KILL QUERY / killed statement",
+    "contract.required_workflow_present": "every required workflow check passed",
+    "contract.required_artifacts_present": "manifest, report and evidence dir present",
+    "contract.preferred_channels_minimum_observed": (
+        ">= min_preferred_channels preferred channels observed"
+    ),
+    "contract.preferred_channels_all_observed": "every preferred channel observed",
+    "analysis.patch_present": "= artifacts.analysis_patch_present",
+    "analysis.patch_valid_json": "the patch parsed as a JSON object with an items list",
+    "analysis.items_shape_valid": (
+        "every item has id, claim, role in {key, supporting} and a refs list of {type, id}"
+    ),
+    "analysis.key_evidence_present": "at least one item with role: key and a ref",
+    "analysis.metric_refs_resolvable": "every metric ref names a collected series id",
+    "analysis.query_refs_resolvable": "every query ref names a collected query id",
+    "analysis.log_refs_resolvable": (
+        "every log ref names a collected log entry id (needs logs observed)"
+    ),
+    "analysis.event_refs_resolvable": (
+        "every event ref names a collected event id (needs events observed)"
+    ),
+    "analysis.all_refs_resolvable": "all four analysis.*_refs_resolvable facts hold",
+}
+"""Fact name -> one-line description. ``detector.<id>`` facts are not listed (see prefix)."""
+
+
+def is_known_fact(name: str, detector_ids: set[str] | frozenset[str] = frozenset()) -> bool:
+    """True when ``name`` is in the catalog or is ``detector.<id>`` of a declared detector."""
+    if name in FACTS:
+        return True
+    if name.startswith(DETECTOR_FACT_PREFIX):
+        return name[len(DETECTOR_FACT_PREFIX):] in detector_ids
+    return False

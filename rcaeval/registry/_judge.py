@@ -1,0 +1,209 @@
+"""The judge-only model: ``cases/<case_id>/judge.yaml`` (docs/registry.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from rcaeval.registry._common import Id
+from rcaeval.registry._conditions import (
+    EVIDENCE_CHANNELS,
+    Condition,
+    EvidenceCondition,
+    NonEmptyStr,
+)
+from rcaeval.registry._regex import re2_problem
+
+_STRICT = ConfigDict(extra="forbid")
+
+BUCKETS = (
+    "contract",
+    "workflow",
+    "execution_contract",
+    "evidence_collection",
+    "critical_evidence",
+    "evidence_routing",
+    "diagnosis",
+)
+"""Bucket names in evaluation order."""
+DEFAULTABLE_BUCKETS = (
+    "contract",
+    "workflow",
+    "execution_contract",
+    "evidence_collection",
+    "evidence_routing",
+)
+"""Buckets that get ``judge_defaults.yaml`` checks when a judge.yaml omits them."""
+REQUIRED_BY_DEFAULT = frozenset({"contract", "execution_contract", "diagnosis.hard"})
+"""Where a check's ``required`` defaults to true (elsewhere it defaults to false)."""
+
+Channel = Literal["logs", "metrics", "queries", "events", "ticket_context"]
+assert set(EVIDENCE_CHANNELS) == set(Channel.__args__)  # type: ignore[attr-defined]
+
+
+class _CheckBase(BaseModel):
+    model_config = _STRICT
+    id: Id
+    description: str | None = None
+    required: bool | None = Field(
+        default=None,
+        description="Default: true in contract, execution_contract and diagnosis hard_checks; "
+        "false elsewhere.",
+    )
+    weight: float = Field(default=1.0, gt=0, description="Relative weight within the bucket.")
+
+    @model_validator(mode="after")
+    def _exactly_one_combinator(self) -> _CheckBase:
+        all_of = getattr(self, "all_of", None)
+        any_of = getattr(self, "any_of", None)
+        if (all_of is None) == (any_of is None):
+            raise ValueError(
+                f"check {self.id!r} needs exactly one of all_of / any_of (a non-empty list)"
+            )
+        return self
+
+    @property
+    def combinator(self) -> Literal["all_of", "any_of"]:
+        return "all_of" if getattr(self, "all_of", None) is not None else "any_of"
+
+    @property
+    def conditions(self) -> list:
+        return list(getattr(self, self.combinator))
+
+
+class Check(_CheckBase):
+    """A check of an ordinary bucket or of diagnosis: conditions over facts and detectors."""
+
+    all_of: list[Condition] | None = Field(default=None, min_length=1)
+    any_of: list[Condition] | None = Field(default=None, min_length=1)
+
+
+class EvidenceCheck(_CheckBase):
+    """A critical_evidence check: conditions may also be evidence methods."""
+
+    all_of: list[EvidenceCondition] | None = Field(default=None, min_length=1)
+    any_of: list[EvidenceCondition] | None = Field(default=None, min_length=1)
+
+
+class RootCause(BaseModel):
+    model_config = _STRICT
+    family: NonEmptyStr
+    component: str | None = None
+    summary: NonEmptyStr
+    mechanism: str | None = None
+
+
+class GroundTruth(BaseModel):
+    model_config = _STRICT
+    root_cause: RootCause
+
+
+class Detector(BaseModel):
+    """An output detector over the sentences of the final answer (RE2, case-insensitive)."""
+
+    model_config = _STRICT
+    description: NonEmptyStr
+    any: list[NonEmptyStr] = Field(min_length=1)
+    all: list[NonEmptyStr] = Field(default_factory=list)
+    scope: Literal["root_cause", "anywhere", "alternatives"] = "root_cause"
+    negation: bool = True
+
+    @field_validator("any", "all")
+    @classmethod
+    def _re2_patterns(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            problem = re2_problem(pattern)
+            if problem:
+                raise ValueError(problem)
+        return patterns
+
+
+class Bucket(BaseModel):
+    """An ordinary bucket. ``checks`` omitted ⇒ the bucket's default checks apply."""
+
+    model_config = _STRICT
+    checks: list[Check] | None = None
+
+
+class EvidenceCollectionBucket(Bucket):
+    preferred_channels: list[Channel] = Field(
+        default_factory=lambda: ["logs", "metrics", "queries", "events"], min_length=1
+    )
+    min_preferred_channels: int = Field(default=1, ge=0)
+
+    @model_validator(mode="after")
+    def _channels_consistent(self) -> EvidenceCollectionBucket:
+        if len(set(self.preferred_channels)) != len(self.preferred_channels):
+            raise ValueError("preferred_channels lists a channel twice")
+        if self.min_preferred_channels > len(self.preferred_channels):
+            raise ValueError(
+                f"min_preferred_channels ({self.min_preferred_channels}) exceeds the number of "
+                f"preferred_channels ({len(self.preferred_channels)})"
+            )
+        return self
+
+
+class CriticalEvidenceBucket(BaseModel):
+    model_config = _STRICT
+    checks: list[EvidenceCheck] = Field(min_length=1)
+
+
+class Diagnosis(BaseModel):
+    model_config = _STRICT
+    mode: Literal["deterministic_only", "blended"] = "deterministic_only"
+    hard_checks: list[Check] = Field(min_length=1)
+    supporting_checks: list[Check] = Field(default_factory=list)
+
+
+class JudgeRules(BaseModel):
+    """The ``judge:`` block: one entry per bucket."""
+
+    model_config = _STRICT
+    contract: Bucket | None = None
+    workflow: Bucket | None = None
+    execution_contract: Bucket | None = None
+    evidence_collection: EvidenceCollectionBucket | None = None
+    critical_evidence: CriticalEvidenceBucket
+    evidence_routing: Bucket | None = None
+    diagnosis: Diagnosis
+
+
+class JudgeSpec(BaseModel):
+    """``cases/<case_id>/judge.yaml``: ground truth, output detectors and per-bucket checks."""
+
+    model_config = ConfigDict(extra="forbid", title="JudgeSpec")
+    case_id: Id
+    ground_truth: GroundTruth
+    scoring_profile: Id = "default"
+    detectors: dict[Id, Detector] = Field(default_factory=dict)
+    judge: JudgeRules
+
+
+CheckKind = Literal["check", "hard", "supporting"]
+
+
+def iter_checks(rules: JudgeRules) -> Iterator[tuple[str, CheckKind, int, _CheckBase]]:
+    """Every check as ``(bucket, kind, index, check)`` in bucket order; kind is ``hard`` /
+    ``supporting`` for diagnosis and ``check`` elsewhere. Omitted buckets yield nothing."""
+    for bucket in BUCKETS:
+        if bucket == "diagnosis":
+            for i, chk in enumerate(rules.diagnosis.hard_checks):
+                yield bucket, "hard", i, chk
+            for i, chk in enumerate(rules.diagnosis.supporting_checks):
+                yield bucket, "supporting", i, chk
+            continue
+        spec = getattr(rules, bucket)
+        if spec is None or spec.checks is None:
+            continue
+        for i, chk in enumerate(spec.checks):
+            yield bucket, "check", i, chk
+
+
+def check_yaml_path(bucket: str, kind: CheckKind, index: int) -> tuple[str | int, ...]:
+    """The YAML key path of a check inside judge.yaml."""
+    if bucket == "diagnosis":
+        key = "hard_checks" if kind == "hard" else "supporting_checks"
+        return ("judge", "diagnosis", key, index)
+    return ("judge", bucket, "checks", index)

@@ -1,0 +1,45 @@
+"""The suite model: ``suites/<suite_id>.yaml`` (docs/registry.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rcaeval.registry._common import Id
+from rcaeval.registry._conditions import NonEmptyStr
+
+_STRICT = ConfigDict(extra="forbid")
+
+
+class ExecutionPolicy(BaseModel):
+    """Execution-policy metadata the runner honours."""
+
+    model_config = _STRICT
+    jobs: int = Field(default=2, ge=1, description="cases in parallel")
+    case_timeout_s: float = Field(default=900, gt=0, description="per-case wall clock")
+    max_infra_retries: int = Field(default=1, ge=0, description="retries for infra errors only")
+    turn_timeout_s: float = Field(default=600, gt=0, description="per prompt turn (ACP)")
+
+
+class SuiteCase(BaseModel):
+    model_config = _STRICT
+    id: Id
+    status: Literal["active", "quarantined"] = "active"
+    baseline_eligible: bool = True
+    tags: list[str] = Field(default_factory=list)
+
+
+class SuiteSpec(BaseModel):
+    """``suites/<suite_id>.yaml``: which cases run together and how."""
+
+    model_config = ConfigDict(extra="forbid", title="SuiteSpec")
+    suite_id: Id
+    version: NonEmptyStr = Field(description="suite_version: baselines are keyed on it")
+    description: str = ""
+    execution: ExecutionPolicy = Field(default_factory=ExecutionPolicy)
+    cases: list[SuiteCase] = Field(min_length=1)
+
+    @property
+    def case_ids(self) -> list[str]:
+        return [c.id for c in self.cases]

@@ -1,0 +1,175 @@
+"""YAML parsing that remembers where every key and item starts, and maps pydantic errors
+onto registry problems naming the file, the YAML line and the dotted field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from rcaeval.registry._common import Problem
+
+YamlPath = tuple[str | int, ...]
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass
+class YamlDoc:
+    """A parsed YAML document with the 1-based line of every key path."""
+
+    file: str
+    data: Any
+    lines: dict[YamlPath, int] = field(default_factory=dict)
+
+    def line_of(self, path: YamlPath) -> int | None:
+        """Line of ``path`` or of its longest known prefix."""
+        for n in range(len(path), -1, -1):
+            line = self.lines.get(tuple(path[:n]))
+            if line is not None:
+                return line
+        return None
+
+
+def dotted(path: YamlPath) -> str:
+    """``('judge', 'workflow', 'checks', 0, 'id')`` -> ``judge.workflow.checks[0].id``."""
+    out = ""
+    for seg in path:
+        if isinstance(seg, int):
+            out += f"[{seg}]"
+        else:
+            out += f".{seg}" if out else str(seg)
+    return out
+
+
+def _walk(
+    node: yaml.Node, path: YamlPath, lines: dict[YamlPath, int], dupes: list[tuple[YamlPath, int]]
+) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
+            if key == "<<":
+                continue
+            child = (*path, key)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                dupes.append((child, line))
+            seen.add(key)
+            lines[child] = line  # the last occurrence wins, as in the constructed data
+            _walk(value_node, child, lines, dupes)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            child = (*path, i)
+            lines[child] = item.start_mark.line + 1
+            _walk(item, child, lines, dupes)
+
+
+def parse_yaml(path: Path, rel: str) -> tuple[YamlDoc | None, list[Problem]]:
+    """Parse one YAML file. Syntax errors, unreadable files and duplicate keys are problems."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Problem(rel, None, "", "unreadable", f"cannot read file: {exc}")]
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        msg = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        return None, [Problem(rel, line, "", "yaml_syntax", f"YAML syntax error: {msg}")]
+    except yaml.YAMLError as exc:
+        return None, [Problem(rel, None, "", "yaml_syntax", f"YAML error: {exc}")]
+    finally:
+        loader.dispose()
+    doc = YamlDoc(rel, data)
+    problems: list[Problem] = []
+    if node is not None:
+        doc.lines[()] = node.start_mark.line + 1
+        dupes: list[tuple[YamlPath, int]] = []
+        _walk(node, (), doc.lines, dupes)
+        for dpath, line in dupes:
+            is_id = len(dpath) >= 2 and dpath[-2] == "detectors"
+            what = f"detector id {dpath[-1]!r}" if is_id else f"key {dpath[-1]!r}"
+            problems.append(
+                Problem(rel, line, dotted(dpath), "duplicate_id" if is_id else "duplicate_key",
+                        f"{what} appears twice in the same mapping")
+            )
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else type(data).__name__
+        problems.append(
+            Problem(rel, doc.lines.get(()), "", "not_a_mapping",
+                    f"the document must be a YAML mapping (got {kind})")
+        )
+        return None, problems
+    return doc, problems
+
+
+def _error_path(data: Any, loc: tuple[str | int, ...]) -> tuple[YamlPath, str | None]:
+    """Walk ``loc`` through the data; drop union-tag segments. Returns (path, dict-key-error)."""
+    path: list[str | int] = []
+    cur = data
+    for i, seg in enumerate(loc):
+        last = i == len(loc) - 1
+        if seg == "[key]":
+            return tuple(path), str(path[-1]) if path else None
+        if isinstance(cur, dict) and seg in cur:
+            cur = cur[seg]
+            path.append(seg)
+        elif isinstance(cur, list) and isinstance(seg, int) and 0 <= seg < len(cur):
+            cur = cur[seg]
+            path.append(seg)
+        elif last and isinstance(seg, str):
+            path.append(seg)  # a missing field: name it, line of its parent
+        # else: a union tag or validator marker; it is not part of the YAML path
+    return tuple(path), None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def problems_from_validation(doc: YamlDoc, exc: ValidationError) -> list[Problem]:
+    """One problem per pydantic error, named by dotted field and YAML line."""
+    problems: list[Problem] = []
+    for err in exc.errors(include_url=False):
+        path, bad_key = _error_path(doc.data, tuple(err["loc"]))
+        field_name = dotted(path)
+        line = doc.line_of(path)
+        etype = err["type"]
+        if bad_key is not None:
+            code, msg = "invalid_id", f"invalid key {bad_key!r}: {err['msg']}"
+        elif etype == "missing":
+            code, msg = "missing_field", f"missing required field {str(path[-1])!r}"
+        elif etype == "extra_forbidden":
+            code, msg = "unknown_field", f"unknown field {str(path[-1])!r} is not allowed here"
+        elif etype in ("condition_kind", "evidence_condition_kind"):
+            given = err.get("input")
+            if etype == "condition_kind" and isinstance(given, dict) and "method" in given:
+                code = "evidence_method_scope"
+                msg = (f"evidence method {given['method']!r} is allowed only in "
+                       "judge.critical_evidence checks")
+            else:
+                code, msg = "invalid_condition", str(err["msg"])
+        else:
+            code = "invalid_value"
+            msg = str(err["msg"])
+            if msg.startswith("Value error, "):
+                msg = msg[len("Value error, "):]
+            elif "input" in err and not isinstance(err["input"], dict | list):
+                msg += f" (got {_short(err['input'])})"
+        problems.append(Problem(doc.file, line, field_name, code, msg))
+    return problems
+
+
+def validate_doc(model: type[M], doc: YamlDoc) -> tuple[M | None, list[Problem]]:
+    """Validate a parsed document against ``model``; errors become problems."""
+    try:
+        return model.model_validate(doc.data), []
+    except ValidationError as exc:
+        return None, problems_from_validation(doc, exc)
