@@ -1,0 +1,54 @@
+"""The runtime harness: check every RCA report before an operator sees it (seed 003).
+
+``check(response)`` numbers the evidence (``E01``…), builds the claim ledger, applies the
+four hard gates, scores the six weighted dimensions, repairs what it can deterministically,
+and returns a :class:`HarnessResult` whose status is ``passed``, ``repaired``, ``degraded``,
+``insufficient_evidence`` or ``disabled``. ``check_batch`` does the same for many captured
+responses and returns polars frames. See docs/harness.md and docs/rca-response-contract.md.
+"""
+
+from __future__ import annotations
+
+from rcaeval.harness._batch import BatchResult, check_batch, summarize
+from rcaeval.harness._check import check, parse_response
+from rcaeval.harness._config import (
+    ENV_ENABLE,
+    ENV_MAX_REPAIRS,
+    ENV_PASS_SCORE,
+    HarnessConfig,
+)
+from rcaeval.harness._contract import (
+    CONTRACT_VERSION,
+    Action,
+    Alert,
+    Claim,
+    EvidenceArtifact,
+    Hypothesis,
+    PlanStep,
+    RcaResponse,
+    RootCause,
+    ToolError,
+    analysis_hash,
+    json_schema,
+    json_schema_text,
+)
+from rcaeval.harness._gates import GATE_IDS
+from rcaeval.harness._io import read_responses
+from rcaeval.harness._result import (
+    DIMENSIONS,
+    STATUSES,
+    CheckRow,
+    GateResult,
+    HarnessResult,
+    Repair,
+    Score,
+)
+
+__all__ = [
+    "CONTRACT_VERSION", "DIMENSIONS", "ENV_ENABLE", "ENV_MAX_REPAIRS", "ENV_PASS_SCORE",
+    "GATE_IDS", "STATUSES", "Action", "Alert", "BatchResult", "CheckRow", "Claim",
+    "EvidenceArtifact", "GateResult", "HarnessConfig", "HarnessResult", "Hypothesis",
+    "PlanStep", "RcaResponse", "Repair", "RootCause", "Score", "ToolError", "analysis_hash",
+    "check", "check_batch", "json_schema", "json_schema_text", "parse_response",
+    "read_responses", "summarize",
+]

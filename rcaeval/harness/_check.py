@@ -1,0 +1,114 @@
+"""``check(response)``: gate, repair and score one RCA report (docs/harness.md).
+
+Order: parse → hash the analysis as received → number evidence and claims → gates and score
+→ up to ``max_repair_attempts`` repair passes (stopping at the first pass that changes
+nothing, so a clean response costs one no-op pass) → fallbacks for gates still failing →
+final gates and score → status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from rcaeval.errors import InputError
+from rcaeval.harness._config import HarnessConfig, resolve_config
+from rcaeval.harness._contract import RcaResponse, analysis_hash
+from rcaeval.harness._gates import EVIDENCE_GATES, evaluate_gates, failed
+from rcaeval.harness._ledger import View, normalize
+from rcaeval.harness._repairs import fallback, repair_pass
+from rcaeval.harness._result import HarnessResult, Repair, Status
+from rcaeval.harness._scoring import score
+
+
+def parse_response(
+    response: RcaResponse | dict[str, Any] | str | bytes, *, file: str | None = None,
+    line: int | None = None,
+) -> RcaResponse:
+    """A validated copy of ``response``; raise :class:`InputError` naming the first bad field."""
+    if isinstance(response, RcaResponse):
+        return response.model_copy(deep=True)
+    if isinstance(response, str | bytes):
+        try:
+            response = orjson.loads(response)
+        except orjson.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON: {exc}", file=file, line=line) from None
+    if not isinstance(response, dict):
+        raise InputError(f"an RCA response must be a JSON object, got {type(response).__name__}",
+                         file=file, line=line)
+    try:
+        return RcaResponse.model_validate(response)
+    except ValidationError as exc:
+        errs = exc.errors()
+        first = errs[0]
+        loc = ".".join(str(p) for p in first["loc"]) or None
+        more = f" (and {len(errs) - 1} more error(s))" if len(errs) > 1 else ""
+        raise InputError(f"{first['msg']}{more}", file=file, field=loc, line=line) from None
+
+
+def check(
+    response: RcaResponse | dict[str, Any] | str | bytes,
+    config: HarnessConfig | None = None,
+) -> HarnessResult:
+    """Check one RCA response before an operator sees it.
+
+    ``config`` wins over the ``ENABLE_RCA_OUTPUT_HARNESS`` / ``MAX_RCA_REPAIR_ATTEMPTS`` /
+    ``RCA_HARNESS_PASS_SCORE`` environment, which wins over the defaults. Raises
+    :class:`~rcaeval.errors.InputError` for a response that does not meet the contract or for
+    an invalid environment value; never for anything the response *says*.
+    """
+    cfg = resolve_config(config)
+    original = parse_response(response)
+    a_hash = analysis_hash(original)
+    warnings: list[str] = []
+    if original.analysis_hash and original.analysis_hash != a_hash:
+        warnings.append(f"analysis_hash {original.analysis_hash!r} does not match the "
+                        f"content ({a_hash}); the computed hash is used")
+    work = original.model_copy(deep=True)
+    ref_map = normalize(work)
+    view = View(work)
+    gates0 = evaluate_gates(view)
+    score0 = score(view)
+
+    if not cfg.enabled:
+        return HarnessResult(original, "disabled", score0, gates0, [], a_hash, a_hash, gates0,
+                             score0.total, [e.as_dict() for e in view.ledger], ref_map, cfg,
+                             original, warnings)
+
+    repairs: list[Repair] = []
+    gates, sc = gates0, score0
+    for attempt in range(1, cfg.max_repair_attempts + 1):
+        records = repair_pass(work, attempt)
+        if not records:
+            break
+        repairs.extend(records)
+        view = View(work)
+        gates, sc = evaluate_gates(view), score(view)
+
+    remaining = failed(gates)
+    if remaining:
+        repairs.extend(fallback(work, gates))
+        view = View(work)
+        gates, sc = evaluate_gates(view), score(view)
+
+    status: Status
+    if failed(remaining, EVIDENCE_GATES):
+        status = "insufficient_evidence"
+    elif remaining or sc.total < cfg.pass_score:
+        status = "degraded"
+        if work.outcome not in ("degraded", "insufficient_evidence"):
+            why = ("a disruptive action was withheld" if remaining
+                   else f"score {sc.total} is below the pass score {cfg.pass_score:g}")
+            repairs.append(Repair(None, "mark_degraded", "outcome", why, work.outcome,
+                                  "degraded"))
+            work.outcome = "degraded"
+    else:
+        status = "repaired" if repairs else "passed"
+
+    work.analysis_hash = None
+    work.analysis_hash = analysis_hash(work)
+    return HarnessResult(work, status, sc, gates, repairs, a_hash, work.analysis_hash, gates0,
+                         score0.total, [e.as_dict() for e in view.ledger], ref_map, cfg,
+                         original, warnings)

@@ -1,0 +1,140 @@
+"""Harness configuration: explicit :class:`HarnessConfig` > environment variables > defaults.
+
+Environment variables (seed 003):
+
+- ``ENABLE_RCA_OUTPUT_HARNESS`` (default ``true``): ``true/false``, ``1/0``, ``yes/no``, ``on/off``
+- ``MAX_RCA_REPAIR_ATTEMPTS`` (default ``3``): an integer 0..20
+- ``RCA_HARNESS_PASS_SCORE`` (default ``70``): a number 0..100
+
+An invalid value raises :class:`rcaeval.errors.InputError` naming the variable.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rcaeval.errors import InputError
+
+ENV_ENABLE = "ENABLE_RCA_OUTPUT_HARNESS"
+ENV_MAX_REPAIRS = "MAX_RCA_REPAIR_ATTEMPTS"
+ENV_PASS_SCORE = "RCA_HARNESS_PASS_SCORE"
+
+DEFAULT_MAX_REPAIRS = 3
+DEFAULT_PASS_SCORE = 70.0
+MAX_REPAIRS_LIMIT = 20
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True, slots=True)
+class HarnessConfig:
+    enabled: bool = True
+    max_repair_attempts: int = DEFAULT_MAX_REPAIRS
+    pass_score: float = DEFAULT_PASS_SCORE
+
+    def __post_init__(self) -> None:
+        _check_max_repairs(self.max_repair_attempts, "max_repair_attempts")
+        _check_pass_score(self.pass_score, "pass_score")
+        if not isinstance(self.enabled, bool):
+            raise InputError(f"must be true or false, got {self.enabled!r}", field="enabled")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> HarnessConfig:
+        """Read the three variables (unset or empty ⇒ default); raise InputError when invalid."""
+        env = os.environ if env is None else env
+        return _from_env_cached(
+            env.get(ENV_ENABLE, ""), env.get(ENV_MAX_REPAIRS, ""), env.get(ENV_PASS_SCORE, "")
+        )
+
+    def replace(self, **changes: object) -> HarnessConfig:
+        """A copy with the given fields overridden (``None`` values are ignored)."""
+        kept = {k: v for k, v in changes.items() if v is not None}
+        return HarnessConfig(**{**self.as_dict(), **kept})  # type: ignore[arg-type]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "enabled": self.enabled,
+            "max_repair_attempts": self.max_repair_attempts,
+            "pass_score": self.pass_score,
+        }
+
+
+_CACHE: dict[tuple[str, str, str], HarnessConfig] = {}
+
+
+def _from_env_cached(enable: str, max_repairs: str, pass_score: str) -> HarnessConfig:
+    key = (enable, max_repairs, pass_score)
+    hit = _CACHE.get(key)
+    if hit is None:
+        hit = HarnessConfig(
+            enabled=_parse_bool(enable, ENV_ENABLE, True),
+            max_repair_attempts=_parse_int(max_repairs, ENV_MAX_REPAIRS, DEFAULT_MAX_REPAIRS),
+            pass_score=_parse_score(pass_score, ENV_PASS_SCORE, DEFAULT_PASS_SCORE),
+        )
+        _CACHE[key] = hit
+    return hit
+
+
+def _env_error(name: str, value: str, expected: str) -> InputError:
+    return InputError(f"{name}={value!r} is invalid: expected {expected}", field=name,
+                      file="environment")
+
+
+def _parse_bool(raw: str, name: str, default: bool) -> bool:
+    text = raw.strip().lower()
+    if not text:
+        return default
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise _env_error(name, raw, "true or false (also 1/0, yes/no, on/off)")
+
+
+def _parse_int(raw: str, name: str, default: int) -> int:
+    text = raw.strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise _env_error(name, raw, f"an integer from 0 to {MAX_REPAIRS_LIMIT}") from None
+    if not 0 <= value <= MAX_REPAIRS_LIMIT:
+        raise _env_error(name, raw, f"an integer from 0 to {MAX_REPAIRS_LIMIT}")
+    return value
+
+
+def _parse_score(raw: str, name: str, default: float) -> float:
+    text = raw.strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise _env_error(name, raw, "a number from 0 to 100") from None
+    if not math.isfinite(value) or not 0 <= value <= 100:
+        raise _env_error(name, raw, "a number from 0 to 100")
+    return value
+
+
+def _check_max_repairs(value: object, field: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"must be an integer, got {value!r}", field=field)
+    if not 0 <= value <= MAX_REPAIRS_LIMIT:
+        raise InputError(f"must be from 0 to {MAX_REPAIRS_LIMIT}, got {value}", field=field)
+
+
+def _check_pass_score(value: object, field: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"must be a number, got {value!r}", field=field)
+    if not math.isfinite(value) or not 0 <= value <= 100:
+        raise InputError(f"must be from 0 to 100, got {value}", field=field)
+
+
+def resolve_config(config: HarnessConfig | None) -> HarnessConfig:
+    """Explicit config wins; otherwise the environment (with defaults for unset variables)."""
+    return config if config is not None else HarnessConfig.from_env()

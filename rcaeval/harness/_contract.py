@@ -1,0 +1,190 @@
+"""The RCA response contract (docs/rca-response-contract.md): pydantic models, the canonical
+``analysis_hash`` and the JSON Schema export.
+
+Nested objects reject unknown keys (a typo such as ``target_verfied`` must not silently turn
+into the conservative default); the top-level response keeps unknown keys (agent metadata such
+as an incident id or model name) and includes them in the hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from typing import Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+CONTRACT_VERSION = "rca_response/1"
+
+Confidence = Literal["high", "medium", "low", "none"]
+Outcome = Literal["diagnosed", "provisional", "insufficient_evidence", "degraded"]
+Origin = Literal["current_run", "historical"]
+
+CONFIDENCE_RANK: dict[str, int] = {"none": 0, "low": 1, "medium": 2, "high": 3}
+
+# Alert types that describe a generic state rather than a cause (seed 003, gate 4).
+_GENERIC_STATE_RE = re.compile(
+    r"(non|not)[-_ ]?ready|notready|waiting|replica|rollout", re.IGNORECASE
+)
+_NO_FAMILY = {"", "none", "null", "unknown", "n/a"}
+
+
+class _Nested(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class Alert(_Nested):
+    type: str = Field(min_length=1, description="Alert name, e.g. KubePodNotReady.")
+    generic_state: bool | None = Field(
+        default=None,
+        description="True when the alert describes a generic state (non-ready, waiting, "
+        "replicas, rollout) rather than a cause. Null: derived from `type`.",
+    )
+    target: str | None = Field(default=None, description="The object the alert fires on.")
+    summary: str = ""
+
+    def is_generic_state(self) -> bool:
+        if self.generic_state is not None:
+            return self.generic_state
+        return bool(_GENERIC_STATE_RE.search(self.type))
+
+
+class Hypothesis(_Nested):
+    family: str = Field(min_length=1, description="Root-cause family, e.g. oom_kill.")
+    mechanism: str = Field(default="", description="How this family would produce the alert.")
+    score: float | None = Field(default=None, ge=0, description="Ranker score (higher first).")
+
+    @field_validator("score")
+    @classmethod
+    def _finite(cls, v: float | None) -> float | None:
+        if v is not None and not math.isfinite(v):
+            raise ValueError("score must be finite")
+        return v
+
+
+class RootCause(_Nested):
+    family: str | None = Field(
+        default=None, description="The named root-cause family; null (or 'none') for none."
+    )
+    confidence: Confidence = "none"
+    claim: str = Field(default="", description="The root-cause statement shown to operators.")
+    evidence_ids: list[str] = Field(default_factory=list)
+
+    @field_validator("family", mode="before")
+    @classmethod
+    def _none_family(cls, v: Any) -> Any:
+        if isinstance(v, str) and v.strip().lower() in _NO_FAMILY:
+            return None
+        return v
+
+
+class EvidenceArtifact(_Nested):
+    id: str | None = Field(default=None, description="Assigned E01, E02, ... by the harness.")
+    source_ref: str | None = Field(
+        default=None, description="The artifact's original id, kept when the harness renumbers."
+    )
+    source: str = Field(min_length=1, description="Where it came from: prometheus, logs, ...")
+    source_group: str | None = Field(
+        default=None,
+        description="Independent source group (telemetry plane); defaults to `source`.",
+    )
+    origin: Origin = Field(
+        description="current_run: observed in this investigation; historical: knowledge-base "
+        "context (never a substitute for current evidence)."
+    )
+    usable: bool = Field(default=True, description="False when collection failed or is partial.")
+    target_verified: bool = Field(
+        default=False, description="The observation was made on the alert's target itself."
+    )
+    dispositive_signature: str | None = Field(
+        default=None, description="Name of a signature that by itself decides the family."
+    )
+    supports: list[str] = Field(
+        default_factory=list, description="Hypothesis families this artifact supports."
+    )
+    summary: str = ""
+
+    def group(self) -> str:
+        return self.source_group or self.source
+
+
+class Claim(_Nested):
+    id: str | None = Field(default=None, description="Assigned C01, C02, ... by the harness.")
+    text: str = Field(min_length=1)
+    material: bool = Field(default=False, description="The conclusion depends on this claim.")
+    family: str | None = Field(default=None, description="The hypothesis family it is about.")
+    evidence_ids: list[str] = Field(default_factory=list)
+
+
+class PlanStep(_Nested):
+    probe: str = Field(min_length=1, description="The read-only probe to run.")
+    expected_observation: str = ""
+    discriminates: list[str] = Field(
+        default_factory=list, description="Hypothesis families the probe tells apart."
+    )
+
+
+class Action(_Nested):
+    text: str = Field(min_length=1)
+    disruptive: bool | None = Field(
+        default=None,
+        description="Null or false still counts as disruptive when the text starts with a "
+        "disruptive verb (restart, delete, drain, scale, ...).",
+    )
+    read_only_verification: str | None = None
+    impact_rollback: str | None = None
+    operator_approval: bool = Field(
+        default=False, description="The action is gated on explicit operator approval."
+    )
+
+
+class ToolError(_Nested):
+    tool: str = ""
+    message: str = ""
+
+
+class RcaResponse(BaseModel):
+    """One RCA report as an RCA agent hands it to the harness."""
+
+    model_config = ConfigDict(extra="allow", str_strip_whitespace=True)
+
+    contract_version: str = CONTRACT_VERSION
+    alert: Alert
+    hypotheses: list[Hypothesis] = Field(default_factory=list)
+    root_cause: RootCause = Field(default_factory=RootCause)
+    evidence: list[EvidenceArtifact] = Field(default_factory=list)
+    claims: list[Claim] = Field(default_factory=list)
+    investigation_plan: list[PlanStep] = Field(default_factory=list)
+    actions: list[Action] = Field(default_factory=list)
+    outcome: Outcome
+    novel: bool = False
+    tool_errors: list[ToolError] = Field(default_factory=list)
+    analysis_hash: str | None = Field(
+        default=None, description="sha256 of the canonical response without this field."
+    )
+
+
+def canonical_json(response: RcaResponse) -> bytes:
+    """Canonical bytes of a response: every field (defaults included) but ``analysis_hash``,
+    keys sorted, compact. Two responses that differ only in omitted defaults hash alike."""
+    data = response.model_dump(mode="json", exclude={"analysis_hash"})
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+
+
+def analysis_hash(response: RcaResponse) -> str:
+    return "sha256:" + hashlib.sha256(canonical_json(response)).hexdigest()
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of :class:`RcaResponse` (docs/schema/rca_response.schema.json); the same
+    shape ``rcaeval schema`` writes for every registered model."""
+    schema = RcaResponse.model_json_schema(by_alias=True, mode="validation")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def json_schema_text() -> str:
+    """Deterministic text of the schema: sorted keys, two-space indent, trailing newline."""
+    opts = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
+    return orjson.dumps(json_schema(), option=opts).decode() + "\n"
