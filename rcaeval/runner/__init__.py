@@ -1,0 +1,47 @@
+"""The runner's agent-facing half: workspaces, agent adapters, the audit mirror and the
+per-case execution core (docs/agents.md). The run loop, persistence and judging sit on top.
+"""
+
+from __future__ import annotations
+
+from rcaeval.runner._acp import AcpAgent
+from rcaeval.runner._agents import (
+    USAGE_KEYS,
+    AgentAdapter,
+    AgentOutcome,
+    Turn,
+    parse_agent_spec,
+)
+from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
+from rcaeval.runner._case import RunCase, to_run_case
+from rcaeval.runner._command import CommandAgent
+from rcaeval.runner._execute import CaseExecution, execute_case, finalize_workspace
+from rcaeval.runner._replay import ReplayAgent
+from rcaeval.runner._workspace import (
+    Workspace,
+    agent_env,
+    create_workspace,
+    parse_env_args,
+)
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "AcpAgent",
+    "CommandAgent",
+    "ReplayAgent",
+    "USAGE_KEYS",
+    "AgentAdapter",
+    "AgentOutcome",
+    "CaseExecution",
+    "RunCase",
+    "Turn",
+    "Workspace",
+    "agent_env",
+    "create_workspace",
+    "execute_case",
+    "finalize_workspace",
+    "mirror_audit",
+    "parse_agent_spec",
+    "parse_env_args",
+    "to_run_case",
+]

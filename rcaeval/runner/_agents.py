@@ -1,0 +1,115 @@
+"""The agent-adapter interface and the ``--agent`` spec string.
+
+``replay:<behaviour>``  serve a recorded run (docs/bundle-contract.md)
+``command:<cmdline>``   any CLI agent, one subprocess per prompt turn
+``acp:<cmdline>``       an Agent Client Protocol agent over stdio, one session for all turns
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from rcaeval.errors import InputError
+from rcaeval.runner._workspace import Workspace
+
+OutcomeStatus = Literal["completed", "crashed", "timed_out", "errored"]
+
+USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+              "cost_usd")
+
+
+def empty_usage() -> dict[str, Any]:
+    """Normalised usage: the five contract keys (``None`` = not reported) and ``reported``,
+    the raw reports exactly as the agent sent them."""
+    return {**{k: None for k in USAGE_KEYS}, "reported": []}
+
+
+def add_usage(usage: dict[str, Any], key: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return
+    usage[key] = (usage.get(key) or 0) + value
+
+
+@dataclass
+class Turn:
+    """One entry of ``transcript.json``."""
+
+    turn: int
+    role: Literal["user", "assistant"]
+    text: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "role": self.role, "text": self.text, **self.extra}
+
+
+@dataclass
+class AgentOutcome:
+    """What one agent run on one workspace produced."""
+
+    status: OutcomeStatus
+    final_text: str = ""
+    transcript: list[Turn] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=empty_usage)
+    telemetry: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    infra_error: bool = False
+    """True for infrastructure failures worth a retry: spawn failure, crash before output."""
+    agent_info: dict[str, Any] = field(default_factory=dict)
+
+
+class AgentAdapter(Protocol):
+    name: str
+    spec: str
+
+    def info(self) -> dict[str, Any]:
+        """The manifest's ``agent`` object."""
+        ...
+
+    def run_case(
+        self, workspace: Workspace, *, timeout_s: float, turn_timeout_s: float | None = None
+    ) -> AgentOutcome:
+        """Run every turn of ``workspace.case`` in ``workspace``; never raises for agent
+        failures (they become the outcome's status)."""
+        ...
+
+
+def parse_agent_spec(
+    spec: str,
+    *,
+    env: Mapping[str, str | None] | None = None,
+    prompt_mode: Literal["stdin", "file"] | None = None,
+) -> AgentAdapter:
+    """Build the adapter an ``--agent`` spec names. ``env`` adds variables to the agent's
+    environment (``None`` values inherit from the runner); ``prompt_mode`` forces the
+    command adapter's prompt delivery (default: stdin, or file when the command line holds
+    ``{prompt_file}``)."""
+    kind, sep, rest = spec.partition(":")
+    rest = rest.strip()
+    if not sep or not rest:
+        raise InputError(
+            f"bad agent spec {spec!r}: expected replay:<behaviour>, command:<cmdline> or "
+            "acp:<cmdline>", field="--agent")
+    if kind == "replay":
+        from rcaeval.runner._replay import ReplayAgent
+
+        return ReplayAgent(spec, rest)
+    if kind in ("command", "acp"):
+        try:
+            argv = shlex.split(rest)
+        except ValueError as exc:
+            raise InputError(f"bad command line in agent spec: {exc}", field="--agent") from exc
+        if not argv:
+            raise InputError("empty command line in agent spec", field="--agent")
+        if kind == "command":
+            from rcaeval.runner._command import CommandAgent
+
+            return CommandAgent(spec, argv, env=env, prompt_mode=prompt_mode)
+        from rcaeval.runner._acp import AcpAgent
+
+        return AcpAgent(spec, argv, env=env)
+    raise InputError(f"unknown agent kind {kind!r} in {spec!r} (replay | command | acp)",
+                     field="--agent")

@@ -1,0 +1,157 @@
+"""Per-case execution: fresh workspace per attempt, infrastructure retries, timeout, audit.
+
+The run loop (suite iteration, persistence, resume, judging) sits on top of
+:func:`execute_case`; this module knows nothing about the store or the judge.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from rcaeval.runner._acp_client import now_iso
+from rcaeval.runner._agents import USAGE_KEYS, AgentAdapter, AgentOutcome, parse_agent_spec
+from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
+from rcaeval.runner._case import RunCase, to_run_case
+from rcaeval.runner._workspace import Workspace, create_workspace, remove_tree
+
+CaseStatus = Literal["completed", "crashed", "timed_out", "errored"]
+
+
+@dataclass
+class CaseExecution:
+    """The result of running one case: what ``eval_case_runs`` needs, and the audit path."""
+
+    run_id: str
+    case_id: str
+    status: CaseStatus
+    attempts: int
+    audit_dir: Path | None
+    usage: dict[str, Any]
+    duration_s: float
+    error: str | None = None
+    workspace_id: str | None = None
+    started_at: str | None = None
+    finished_at: str | None = None
+    final_text: str = ""
+    attempt_log: list[dict[str, Any]] = field(default_factory=list)
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+
+def finalize_workspace(ws: Workspace, outcome: AgentOutcome) -> None:
+    """Write the runner's share of the bundle into the workspace. Agent-written files win:
+    ``output.txt`` and ``transcript.json`` are only written when the agent left none, and the
+    adapter's telemetry events (ACP tool calls) are appended to ``.opencode/telemetry.log``."""
+    out = ws.path / "output.txt"
+    if outcome.final_text and not (out.exists() or out.is_symlink()):
+        out.write_text(outcome.final_text, encoding="utf-8")
+    tr = ws.path / "transcript.json"
+    if outcome.transcript and not (tr.exists() or tr.is_symlink()):
+        tr.write_bytes(orjson.dumps([t.to_json() for t in outcome.transcript],
+                                    option=orjson.OPT_INDENT_2))
+    if outcome.telemetry:
+        tel_dir = ws.path / ".opencode"
+        tel = tel_dir / "telemetry.log"
+        if tel_dir.is_symlink() or tel.is_symlink():
+            return  # never write through an agent-made symlink
+        tel_dir.mkdir(exist_ok=True)
+        with open(tel, "ab") as fh:
+            for event in outcome.telemetry:
+                fh.write(orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE, default=str))
+
+
+def execute_case(
+    run_id: str,
+    case: Any,
+    agent_spec: str | AgentAdapter,
+    *,
+    workspace_root: str | Path,
+    audit_root: str | Path,
+    timeout_s: float = 900.0,
+    turn_timeout_s: float | None = None,
+    max_infra_retries: int = 1,
+    case_dir: str | Path | None = None,
+    agent_env: dict[str, str | None] | None = None,
+    keep_workspace: bool = False,
+    overwrite_audit: bool = False,
+    max_file_bytes: int = MAX_FILE_BYTES,
+) -> CaseExecution:
+    """Run one case with the agent ``agent_spec`` names and mirror its audit.
+
+    Each attempt gets a fresh workspace under ``<workspace_root>/<run_id>/``. Only
+    infrastructure errors (spawn failure, a crash before any output) are retried, at most
+    ``max_infra_retries`` times. ``timeout_s`` bounds each attempt (a case's own
+    ``execution.timeout_s`` overrides it); ``turn_timeout_s`` bounds each prompt turn. The
+    last attempt is mirrored to ``<audit_root>/<run_id>/<case_id>/``. A malformed case
+    (e.g. a symlink in its incident data) raises :class:`rcaeval.errors.InputError`.
+    """
+    rc: RunCase = to_run_case(case, case_dir)
+    adapter = parse_agent_spec(agent_spec, env=agent_env) if isinstance(agent_spec, str) \
+        else agent_spec
+    limit = rc.timeout_s or timeout_s
+    t0 = time.monotonic()
+    attempt_log: list[dict[str, Any]] = []
+    attempt = 0
+    while True:
+        attempt += 1
+        ws = create_workspace(Path(workspace_root) / run_id, rc, run_id=run_id, attempt=attempt)
+        started_at = now_iso()
+        a0 = time.monotonic()
+        try:
+            outcome = adapter.run_case(ws, timeout_s=limit, turn_timeout_s=turn_timeout_s)
+        except Exception as exc:  # noqa: BLE001 - an adapter bug must not kill the run
+            outcome = AgentOutcome(status="errored", error=f"adapter error: {exc!r}",
+                                   agent_info=adapter.info())
+        finished_at = now_iso()
+        attempt_log.append({"attempt": attempt, "workspace_id": ws.workspace_id,
+                            "status": outcome.status, "infra_error": outcome.infra_error,
+                            "error": outcome.error, "started_at": started_at,
+                            "finished_at": finished_at,
+                            "duration_s": round(time.monotonic() - a0, 3)})
+        if outcome.infra_error and attempt <= max_infra_retries:
+            if not keep_workspace:
+                remove_tree(ws.path)
+            continue
+        break
+
+    finalize_workspace(ws, outcome)
+    manifest = {
+        "run_id": run_id,
+        "case_id": rc.case_id,
+        "workspace_id": ws.workspace_id,
+        "agent": outcome.agent_info or adapter.info(),
+        "cluster_id": rc.cluster_id,
+        "time_window": {"start": rc.window_start, "end": rc.window_end},
+        "status": outcome.status,
+        "started_at": started_at,
+        "finished_at": finished_at,
+        "duration_s": attempt_log[-1]["duration_s"],
+        "attempts": attempt_log,
+        "error": outcome.error,
+        "usage": outcome.usage,
+    }
+    audit_dir = Path(audit_root) / run_id / rc.case_id
+    written = mirror_audit(ws.path, audit_dir, manifest, max_file_bytes=max_file_bytes,
+                           overwrite=overwrite_audit)
+    if not keep_workspace:
+        remove_tree(ws.path)
+    return CaseExecution(
+        run_id=run_id,
+        case_id=rc.case_id,
+        status=outcome.status,
+        attempts=attempt,
+        audit_dir=audit_dir,
+        usage={k: outcome.usage.get(k) for k in USAGE_KEYS},
+        duration_s=round(time.monotonic() - t0, 3),
+        error=outcome.error,
+        workspace_id=ws.workspace_id,
+        started_at=attempt_log[0]["started_at"],
+        finished_at=finished_at,
+        final_text=outcome.final_text,
+        attempt_log=attempt_log,
+        manifest=written,
+    )

@@ -1,0 +1,196 @@
+"""Fresh per-(run, case) workspaces and the agent's explicit environment.
+
+A workspace holds only run-visible material: ``prompt.md``, ``case.json`` (see
+:meth:`RunCase.case_json`) and a copy of the case's ``incident/`` data. The agent process gets
+a minimal, documented environment built here, never the parent's environment.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from rcaeval.errors import InputError
+from rcaeval.runner._case import RunCase, to_run_case
+
+RUNNER_DIR = ".rcaeval"
+"""Runner-owned dir inside a workspace: agent stderr, per-turn stdout, raw ACP log."""
+
+# Names that are judge-only wherever they appear; an incident dir holding one is refused.
+_FORBIDDEN_INCIDENT_NAMES = frozenset({"judge.yaml", "judge.yml", "expected.md"})
+
+DEFAULT_LANG = "C.UTF-8"
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """One fresh directory an agent runs in."""
+
+    path: Path
+    workspace_id: str
+    case: RunCase
+    run_id: str | None = None
+    attempt: int = 1
+
+    @property
+    def home(self) -> Path:
+        return self.path / ".home"
+
+    @property
+    def tmp(self) -> Path:
+        return self.path / ".tmp"
+
+    @property
+    def runner_dir(self) -> Path:
+        return self.path / RUNNER_DIR
+
+    @property
+    def prompt_file(self) -> Path:
+        return self.path / "prompt.md"
+
+
+def new_workspace_id() -> str:
+    return "ws-" + secrets.token_hex(6)
+
+
+def create_workspace(
+    base_dir: str | Path,
+    case: Any,
+    *,
+    run_id: str | None = None,
+    attempt: int = 1,
+    case_dir: str | Path | None = None,
+    workspace_id: str | None = None,
+) -> Workspace:
+    """Make ``<base_dir>/<workspace_id>/`` holding only the case's run-visible material.
+
+    ``case`` is a :class:`RunCase`, a registry case model or a ``case.yaml`` mapping. The
+    directory is named by an opaque workspace id. Symlinks (and other non-regular files) in
+    the incident dir are refused with :class:`InputError`, as are judge-only file names.
+    """
+    rc = to_run_case(case, case_dir)
+    wid = workspace_id or new_workspace_id()
+    base = Path(base_dir)
+    base.mkdir(parents=True, exist_ok=True)
+    path = base / wid
+    path.mkdir()
+    ws = Workspace(path=path.resolve(), workspace_id=wid, case=rc, run_id=run_id,
+                   attempt=attempt)
+    try:
+        for d in (ws.home, ws.tmp, ws.runner_dir):
+            d.mkdir()
+        ws.prompt_file.write_text(rc.prompt, encoding="utf-8")
+        (ws.path / "case.json").write_bytes(
+            orjson.dumps(rc.case_json(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+        )
+        if rc.incident_dir is not None:
+            copy_tree_strict(rc.incident_dir, ws.path / "incident")
+    except BaseException:
+        remove_tree(ws.path)
+        raise
+    return ws
+
+
+def copy_tree_strict(src: Path, dst: Path) -> None:
+    """Copy regular files and dirs of ``src`` to ``dst``; refuse symlinks and special files."""
+    src = Path(src)
+    st = os.lstat(src)
+    if stat.S_ISLNK(st.st_mode):
+        raise InputError("incident data is a symlink; refusing to copy", file=str(src))
+    dst.mkdir(parents=True)
+    with os.scandir(src) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    for entry in entries:
+        where = Path(entry.path)
+        if entry.is_symlink():
+            raise InputError("symlink in incident data; refusing to copy", file=str(where))
+        if entry.name.lower() in _FORBIDDEN_INCIDENT_NAMES:
+            raise InputError("judge-only file in incident data (information boundary)",
+                             file=str(where))
+        if entry.is_dir(follow_symlinks=False):
+            copy_tree_strict(where, dst / entry.name)
+        elif entry.is_file(follow_symlinks=False):
+            _copy_file_nofollow(where, dst / entry.name)
+        else:
+            raise InputError("not a regular file in incident data", file=str(where))
+
+
+def _copy_file_nofollow(src: Path, dst: Path) -> None:
+    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as fin, open(dst, "xb") as fout:
+        shutil.copyfileobj(fin, fout, 1 << 20)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a workspace even when the agent made parts of it read-only."""
+
+    def _onerror(func: Any, p: str, _exc: Any) -> None:
+        try:
+            os.chmod(os.path.dirname(p), 0o700)
+            os.chmod(p, 0o700)
+            func(p)
+        except OSError:
+            pass
+
+    if path.exists() or path.is_symlink():
+        shutil.rmtree(path, onerror=_onerror)
+
+
+def agent_env(
+    ws: Workspace,
+    extra: Mapping[str, str | None] | None = None,
+    *,
+    turn: int | None = None,
+    prompt_file: Path | None = None,
+) -> dict[str, str]:
+    """The agent's whole environment (documented in docs/agents.md, "Environment").
+
+    ``extra`` adds user-passed variables; a ``None`` value inherits that name from the
+    runner's own environment (skipped when unset there).
+    """
+    rc = ws.case
+    env: dict[str, str] = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": str(ws.home),
+        "TMPDIR": str(ws.tmp),
+        "LANG": DEFAULT_LANG,
+        "LC_ALL": DEFAULT_LANG,
+        "TZ": "UTC",
+        "PYTHONUNBUFFERED": "1",
+        "RCAEVAL_WORKSPACE": str(ws.path),
+        "RCAEVAL_WORKSPACE_ID": ws.workspace_id,
+        "RCAEVAL_CASE_ID": rc.case_id,
+        "RCAEVAL_CLUSTER_ID": rc.cluster_id or "",
+        "RCAEVAL_WINDOW_START": rc.window_start or "",
+        "RCAEVAL_WINDOW_END": rc.window_end or "",
+        "RCAEVAL_PROMPT_FILE": str(prompt_file or ws.prompt_file),
+    }
+    if turn is not None:
+        env["RCAEVAL_TURN"] = str(turn)
+    for key, value in (extra or {}).items():
+        if value is None:
+            inherited = os.environ.get(key)
+            if inherited is not None:
+                env[key] = inherited
+        else:
+            env[key] = str(value)
+    return env
+
+
+def parse_env_args(items: list[str] | tuple[str, ...]) -> dict[str, str | None]:
+    """``["K=V", "NAME"]`` -> ``{"K": "V", "NAME": None}`` (``None``: inherit from the runner)."""
+    out: dict[str, str | None] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not key or not key.replace("_", "a").isalnum():
+            raise InputError(f"bad environment variable spec: {item!r}", field="--agent-env")
+        out[key] = value if sep else None
+    return out
