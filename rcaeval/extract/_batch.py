@@ -1,0 +1,251 @@
+"""Case discovery and batched, process-parallel extraction into the raw DuckDB tables."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from rcaeval.extract._case import CaseRef, CaseTables, error_tables, extract_case
+from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
+from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
+from rcaeval.extract._schema import RAW_TABLES
+
+_CASE_MARKERS = ("manifest.json", "output.txt", "evidences", "workspace", "transcript.json")
+
+
+def _subdirs(path: Path) -> list[Path]:
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [Path(e.path) for e in entries if not e.name.startswith(".") and e.is_dir()]
+
+
+def _looks_like_case(path: Path) -> bool:
+    return any(os.path.lexists(path / m) for m in _CASE_MARKERS)
+
+
+def _manifest_ids(case_dir: Path) -> tuple[str | None, str | None]:
+    fs = CaseFS(case_dir)
+    if not fs.is_regular_inside("manifest.json"):
+        return None, None
+    _, data = fs.read("manifest.json", "manifest.json", "manifest", keep=False)
+    ok, obj = parse_json(data) if data is not None else (False, None)
+    if not ok or not isinstance(obj, dict):
+        return None, None
+    ids = [obj.get("run_id"), obj.get("case_id")]
+    run_id, case_id = (v.strip() if isinstance(v, str) and v.strip() else None for v in ids)
+    return run_id, case_id
+
+
+def discover_case_dirs(audit_root: str | os.PathLike[str]) -> list[CaseRef]:
+    """Case dirs under an audits root (``<root>/<run_id>/<case_id>/``) or a single run dir
+    (``<run_dir>/<case_id>/``), sorted by (run_id, case_id, path).
+
+    A root is a run dir when any of its subdirs looks like a case (has ``manifest.json``,
+    ``output.txt``, ``evidences/``, ``workspace/`` or ``transcript.json``). Ids come from the
+    case's manifest when present, else from the directory names; when manifest ids collide
+    the colliding cases fall back to directory names. Hidden dirs and non-dirs are skipped.
+    """
+    root = Path(audit_root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"audit root {root} is not a directory")
+    children = _subdirs(root)
+    if any(_looks_like_case(c) for c in children):
+        pairs = [(root.name, c) for c in children]
+    else:
+        pairs = [(run.name, c) for run in children for c in _subdirs(run)]
+    found: list[tuple[str, str, str, str, Path]] = []
+    for run_name, case_dir in pairs:
+        run_id, case_id = _manifest_ids(case_dir)
+        found.append((run_id or run_name, case_id or case_dir.name, run_name, case_dir.name,
+                      case_dir))
+    counts = Counter((r, c) for r, c, *_ in found)
+    refs = {
+        CaseRef(r, c, d) if counts[(r, c)] == 1 else CaseRef(rn, cn, d)
+        for r, c, rn, cn, d in found
+    }
+    return sorted(refs, key=lambda ref: (ref.run_id, ref.case_id, str(ref.case_dir)))
+
+
+@dataclass
+class ExtractSummary:
+    """What one :func:`extract_cases` call did."""
+
+    cases: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
+    """raw_bundle status → number of cases."""
+    rows: Counter[str] = field(default_factory=Counter)
+    """raw table → rows inserted."""
+    batches: int = 0
+    errors: list[tuple[str, str, str]] = field(default_factory=list)
+    """(run_id, case_id, reason) of cases whose extraction raised."""
+
+    @property
+    def resolved(self) -> int:
+        return self.statuses[RESOLVED]
+
+    @property
+    def missing(self) -> int:
+        return self.statuses[BUNDLE_MISSING]
+
+    @property
+    def ambiguous(self) -> int:
+        return self.statuses[BUNDLE_AMBIGUOUS]
+
+
+def _extract_one(ref: CaseRef, max_file_bytes: int) -> CaseTables:
+    """Worker entry point: never raises; a failure becomes an ``extract_error`` row."""
+    try:
+        return extract_case(ref, max_file_bytes=max_file_bytes)
+    except Exception as exc:  # noqa: BLE001 - one case must not abort the batch
+        return error_tables(ref, f"{type(exc).__name__}: {exc}")
+
+
+def _results(refs: Sequence[CaseRef], workers: int,
+             max_file_bytes: int) -> Iterator[tuple[CaseRef, CaseTables]]:
+    """Per-case tables in ``refs`` order, computed in a process pool with a bounded window of
+    cases in flight (memory stays flat however many cases there are)."""
+    if workers <= 1:
+        for ref in refs:
+            yield ref, _extract_one(ref, max_file_bytes)
+        return
+    ctx = mp.get_context("spawn")
+    window = workers * 4
+    todo = iter(refs)
+    pending: deque[tuple[CaseRef, Future[CaseTables], ProcessPoolExecutor]] = deque()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    try:
+        while True:
+            while len(pending) < window:
+                ref = next(todo, None)
+                if ref is None:
+                    break
+                pending.append((ref, pool.submit(_extract_one, ref, max_file_bytes), pool))
+            if not pending:
+                return
+            ref, fut, owner = pending.popleft()
+            try:
+                tables = fut.result()
+            except BrokenProcessPool as exc:
+                tables = error_tables(ref, f"worker process died: {exc}")
+                if owner is pool:  # replace the broken pool once; later cases use the new one
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+            except Exception as exc:  # noqa: BLE001 - e.g. a result that fails to unpickle
+                tables = error_tables(ref, f"{type(exc).__name__}: {exc}")
+            yield ref, tables
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+_KEYS_VIEW = "_rcaeval_extract_keys"
+_ROWS_VIEW = "_rcaeval_extract_rows"
+
+
+def _flush(con: duckdb.DuckDBPyConnection, batch: list[tuple[CaseRef, CaseTables]]) -> Counter[str]:
+    """Replace the raw rows of every case in ``batch`` in one transaction."""
+    inserted: Counter[str] = Counter()
+    keys = pa.table({"run_id": [r.run_id for r, _ in batch],
+                     "case_id": [r.case_id for r, _ in batch]})
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.register(_KEYS_VIEW, keys)
+        for table in RAW_TABLES:
+            con.execute(f"DELETE FROM {table} AS t USING {_KEYS_VIEW} AS k "
+                        "WHERE t.run_id = k.run_id AND t.case_id = k.case_id")
+        for table in RAW_TABLES:
+            parts = [tables[table] for _, tables in batch if tables[table].num_rows]
+            if not parts:
+                continue
+            rows = pa.concat_tables(parts)
+            con.register(_ROWS_VIEW, rows)
+            try:
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {_ROWS_VIEW}")
+            finally:
+                con.unregister(_ROWS_VIEW)
+            inserted[table] += rows.num_rows
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        con.unregister(_KEYS_VIEW)
+    return inserted
+
+
+def _progress(enabled: bool) -> Progress:
+    """A progress bar on stderr (stdout stays clean for command output)."""
+    return Progress(TextColumn("extract"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=Console(stderr=True), disable=not enabled,
+                    transient=False)
+
+
+def extract_cases(
+    con: duckdb.DuckDBPyConnection | Any,
+    refs: Iterable[CaseRef],
+    *,
+    workers: int | None = None,
+    batch_size: int = 200,
+    progress: bool = True,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> ExtractSummary:
+    """Extract case dirs into the raw tables of ``con`` (which must already hold them): a
+    DuckDB connection, or any object whose ``.con`` is one (an ``rcaeval.store`` Store).
+
+    Cases run in a process pool (``workers`` default ``min(2, cpu_count)``; ``workers <= 1``
+    runs in-process) and are written ``batch_size`` cases per transaction. A case's existing
+    raw rows are deleted before its new rows go in, so re-extraction is idempotent. A case
+    whose extraction raises becomes one ``raw_bundle`` row with status ``extract_error``.
+    Workers use the ``spawn`` start method: scripts need an ``if __name__ == "__main__":``
+    guard when ``workers > 1``.
+    """
+    refs = list(refs)
+    dupes = [k for k, n in Counter((r.run_id, r.case_id) for r in refs).items() if n > 1]
+    if dupes:
+        raise ValueError(f"duplicate (run_id, case_id) in refs: {sorted(dupes)[:5]}")
+    if batch_size < 1:
+        raise ValueError("batch_size must be >= 1")
+    con = getattr(con, "con", con)
+    if not isinstance(con, duckdb.DuckDBPyConnection):
+        raise TypeError(f"extract_cases needs a DuckDB connection, got {type(con).__name__}")
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    con.execute("SET TimeZone='UTC'")
+    summary = ExtractSummary()
+    batch: list[tuple[CaseRef, CaseTables]] = []
+
+    def flush() -> None:
+        summary.rows.update(_flush(con, batch))
+        summary.batches += 1
+        batch.clear()
+
+    with _progress(progress) as bar:
+        task = bar.add_task("extract", total=len(refs))
+        for ref, tables in _results(refs, workers, max_file_bytes):
+            bundle = tables["raw_bundle"]
+            status = bundle.column("status")[0].as_py()
+            summary.cases += 1
+            summary.statuses[status] += 1
+            if status == EXTRACT_ERROR:
+                summary.errors.append((ref.run_id, ref.case_id,
+                                       bundle.column("reason")[0].as_py()))
+            batch.append((ref, tables))
+            if len(batch) >= batch_size:
+                flush()
+            bar.advance(task)
+        if batch:
+            flush()
+    return summary

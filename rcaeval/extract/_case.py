@@ -1,0 +1,211 @@
+"""Extraction of one case dir into payload tables for every raw table."""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from rcaeval.extract._evidence import (
+    flatten_events,
+    flatten_metrics,
+    flatten_queries,
+    report_events,
+)
+from rcaeval.extract._jsonflat import flatten_json
+from rcaeval.extract._logs import flatten_log_text, flatten_logs_json, flatten_telemetry
+from rcaeval.extract._output import flatten_output, transcript_answers
+from rcaeval.extract._patch import flatten_patch
+from rcaeval.extract._resolve import EXTRACT_ERROR, resolve_bundle, workspace_id_of
+from rcaeval.extract._safe import (
+    DEFAULT_MAX_FILE_BYTES,
+    CaseFS,
+    FileRecord,
+    decode_text,
+    parse_json,
+)
+from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_TABLES, TableBuilder, with_keys
+from rcaeval.extract._values import text
+
+CaseTables = dict[str, pa.Table]
+"""Raw table name → rows of one case (``run_id``/``case_id`` included)."""
+
+EVIDENCE_KINDS = {
+    "workspace_evidence_report.json": "report",
+    "metrics.json": "metrics",
+    "queries.json": "queries",
+    "logs.json": "logs",
+    "events.json": "events",
+    "collection_errors.json": "collection_errors",
+    "gate_checks.json": "gate_checks",
+    "component_health.json": "component_health",
+    "ticket_context.json": "ticket_context",
+    "evidence_summary_for_agent.json": "summary",
+    "evidence_summary_for_agent.txt": "summary",
+}
+
+
+@dataclass(frozen=True, order=True)
+class CaseRef:
+    """One case run to extract: its keys and its audit directory."""
+
+    run_id: str
+    case_id: str
+    case_dir: Path
+
+
+def _join(base: str | None, rel: str) -> str:
+    return rel if base in (None, "", ".") else f"{base}/{rel}"
+
+
+class _CaseExtraction:
+    def __init__(self, ref: CaseRef, max_file_bytes: int) -> None:
+        self.ref = ref
+        self.fs = CaseFS(ref.case_dir, max_file_bytes=max_file_bytes)
+        self.parts: dict[str, list[pa.Table]] = defaultdict(list)
+        self.bundle: str | None = None
+
+    def locate(self, name: str) -> str | None:
+        """``name`` in the bundle dir, else in the case dir (case-relative path or None)."""
+        bases = [self.bundle] if self.bundle not in (None, ".") else []
+        for base in [*bases, "."]:
+            rel = _join(base, name)
+            if self.fs.lexists(rel):
+                return rel
+        return None
+
+    def load_json(self, rel: str, label: str, kind: str) -> tuple[FileRecord, bool, Any]:
+        rec, data = self.fs.read(rel, label, kind)
+        if data is None:
+            return rec, False, None
+        ok, obj = parse_json(data, rec)
+        if ok:
+            self.parts["raw_json"].append(flatten_json(obj, label))
+        return rec, ok, obj
+
+    def load_text(self, rel: str, label: str, kind: str) -> str | None:
+        rec, data = self.fs.read(rel, label, kind)
+        return None if data is None else decode_text(data, rec)
+
+    def evidences(self) -> None:
+        ev = _join(self.bundle, "evidences")
+        for name in self.fs.listdir(ev, "evidences", "evidences") or []:
+            rel, label = f"{ev}/{name}", f"evidences/{name}"
+            if self.fs.inside(rel) and os.path.isdir(self.fs.root / rel):
+                continue
+            kind = EVIDENCE_KINDS.get(name, "evidence")
+            if not name.endswith(".json"):
+                self.fs.read(rel, label, kind)
+                continue
+            rec, ok, obj = self.load_json(rel, label, kind)
+            if not ok:
+                continue
+            if kind == "metrics":
+                self.parts["raw_metric_point"].append(flatten_metrics(obj, rec.notes))
+            elif kind == "queries":
+                self.parts["raw_query"].append(flatten_queries(obj, rec.notes))
+            elif kind == "logs":
+                self.parts["raw_log_line"].append(flatten_logs_json(obj, label, rec.notes))
+            elif kind == "events":
+                self.parts["raw_event"].append(flatten_events(obj, "events.json", rec.notes))
+            elif kind == "report":
+                inline = report_events(obj)
+                if inline is not None:
+                    self.parts["raw_event"].append(flatten_events(inline, "report", rec.notes))
+
+    def logs_dir(self) -> None:
+        rel_dir = self.locate("logs")
+        if rel_dir is None:
+            return
+        for name in self.fs.listdir(rel_dir, "logs", "log") or []:
+            if not name.endswith(".log"):
+                continue
+            label = f"logs/{name}"
+            content = self.load_text(f"{rel_dir}/{name}", label, "log")
+            if content is not None:
+                self.parts["raw_log_line"].append(flatten_log_text(content, label))
+
+    def run(self) -> CaseTables:
+        res = resolve_bundle(self.fs)
+        self.bundle = res.bundle_dir
+        manifest = None
+        rel = self.locate("manifest.json")
+        if rel is not None:
+            _, _, manifest = self.load_json(rel, "manifest.json", "manifest")
+        if self.bundle is not None:
+            self.evidences()
+        rel = self.locate("analysis_patch.json")
+        if rel is not None:
+            rec, ok, obj = self.load_json(rel, "analysis_patch.json", "patch")
+            if ok:
+                items, refs = flatten_patch(obj, rec.notes)
+                self.parts["raw_patch_item"].append(items)
+                self.parts["raw_patch_ref"].append(refs)
+        rel = self.locate(".opencode/telemetry.log")
+        if rel is not None:
+            content = self.load_text(rel, ".opencode/telemetry.log", "telemetry")
+            if content is not None:
+                self.parts["raw_telemetry"].append(flatten_telemetry(content))
+        self.logs_dir()
+        self.output()
+
+        b = TableBuilder("raw_bundle")
+        b.add(case_dir=str(self.fs.root), bundle_dir=res.bundle_dir, status=res.status,
+              reason=res.reason, workspace_id=workspace_id_of(res.bundle_dir, manifest),
+              manifest_status=text(manifest.get("status")) if isinstance(manifest, dict)
+              else None)
+        self.parts["raw_bundle"].append(b.finish())
+        files = TableBuilder("raw_file")
+        for rec in self.fs.records:
+            files.add(**rec.as_row())
+        self.parts["raw_file"].append(files.finish())
+        return _assemble(self.ref, self.parts)
+
+    def output(self) -> None:
+        output = None
+        output_rel = self.locate("output.txt")
+        if output_rel is not None:
+            output = self.load_text(output_rel, "output.txt", "output")
+        answers: list[str] = []
+        rel = self.locate("transcript.json")
+        if rel is not None:
+            rec, data = self.fs.read(rel, "transcript.json", "transcript")
+            if data is not None:
+                ok, obj = parse_json(data, rec)
+                answers = transcript_answers(obj) if ok else []
+        if output_rel is None and answers:  # no output.txt: the first answer stands in
+            output = answers[0]
+        if output is not None or len(answers) > 1:
+            self.parts["raw_output_sentence"].append(flatten_output(output, answers[1:]))
+
+
+def _assemble(ref: CaseRef, parts: dict[str, list[pa.Table]]) -> CaseTables:
+    out: CaseTables = {}
+    for name in RAW_TABLES:
+        tables = [t for t in parts.get(name, ()) if t.num_rows]
+        payload = (pa.concat_tables(tables) if tables
+                   else PAYLOAD_SCHEMAS[name].empty_table())
+        out[name] = with_keys(payload, ref.run_id, ref.case_id)
+    return out
+
+
+def extract_case(ref: CaseRef, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> CaseTables:
+    """Extract one case dir into rows for every raw table.
+
+    Raises ``FileNotFoundError`` when the case dir is not a directory; every problem with
+    the files inside it is recorded as data (``raw_bundle.status``, ``raw_file.status``).
+    """
+    if not Path(ref.case_dir).is_dir():
+        raise FileNotFoundError(f"case dir {ref.case_dir} is not a directory")
+    return _CaseExtraction(ref, max_file_bytes).run()
+
+
+def error_tables(ref: CaseRef, reason: str) -> CaseTables:
+    """The rows recording that extracting a case failed: one ``extract_error`` raw_bundle."""
+    b = TableBuilder("raw_bundle")
+    b.add(case_dir=str(ref.case_dir), status=EXTRACT_ERROR, reason=reason)
+    return _assemble(ref, {"raw_bundle": [b.finish()]})

@@ -1,0 +1,106 @@
+"""Lenient scalar coercions shared by the flatteners (timestamps, text, numbers)."""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+_BRACKET_DATE = re.compile(
+    r"^(\d{4})/(\d{2})/(\d{2})[ T](\d{2}:\d{2}:\d{2}(?:[.,]\d+)?)\s*([+-]\d{2}:?\d{2}|Z)?$"
+)
+_SPACE_OFFSET = re.compile(r"\s+(?=(?:[+-]\d{2}:?\d{2}|Z)$)")
+_FRACTION = re.compile(r"([.,])(\d{7,})")
+
+
+def _from_epoch(value: float) -> datetime | None:
+    if not math.isfinite(value):
+        return None
+    if abs(value) > 1e14:
+        value /= 1e6
+    elif abs(value) > 1e11:
+        value /= 1e3
+    try:
+        return datetime.fromtimestamp(value, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def parse_ts(value: Any) -> datetime | None:
+    """An aware UTC datetime from ISO-8601 text (naive ⇒ UTC), ``YYYY/MM/DD hh:mm:ss[.f]
+    [+hh:mm]`` text, or epoch seconds/milliseconds; ``None`` when unrecognisable."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return _from_epoch(float(value))
+    if not isinstance(value, str):
+        return None
+    s = value.strip()
+    if not s:
+        return None
+    m = _BRACKET_DATE.match(s)
+    if m:
+        y, mo, d, hms, off = m.groups()
+        s = f"{y}-{mo}-{d}T{hms}{off or ''}"
+    s = _SPACE_OFFSET.sub("", s)
+    s = _FRACTION.sub(lambda mm: mm.group(1) + mm.group(2)[:6], s)  # >µs precision: truncate
+    try:
+        dt = datetime.fromisoformat(s)
+    except ValueError:
+        try:
+            return _from_epoch(float(s))
+        except ValueError:
+            return None
+    if dt.tzinfo is None:
+        return dt.replace(tzinfo=UTC)
+    try:
+        return dt.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return None
+
+
+def text(value: Any) -> str | None:
+    """Scalars as text (booleans ``true``/``false``), containers as compact JSON."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value) if isinstance(value, float) else str(value)
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+    except TypeError:
+        return str(value)
+
+
+def number(value: Any) -> float | None:
+    """A finite float from a JSON number or numeric string; ``None`` otherwise."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        f = float(value)
+    elif isinstance(value, str):
+        try:
+            f = float(value.strip())
+        except ValueError:
+            return None
+    else:
+        return None
+    return f if math.isfinite(f) else None
+
+
+def integer(value: Any) -> int | None:
+    """An int from a JSON integer, integral float or integer string; ``None`` otherwise."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value if -(2**63) <= value < 2**63 else None
+    f = number(value)
+    if f is None or not f.is_integer() or abs(f) >= 2**63:
+        return None
+    return int(f)

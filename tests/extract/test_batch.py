@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rcaeval.extract._batch as batch_mod
+from rcaeval.extract import CaseRef, discover_case_dirs, extract_cases
+from rcaeval.extract._schema import RAW_TABLES
+
+
+def _counts(con) -> dict[str, int]:
+    return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in RAW_TABLES}
+
+
+def _audits(tmp_path: Path, write, bundle, n: int = 3) -> Path:
+    root = tmp_path / "audits"
+    for i in range(n):
+        write(root / "run-1" / f"case-{i}", bundle(case_id=f"case-{i}"))
+    return root
+
+
+def test_discover_audits_root_and_run_dir(tmp_path: Path, write, bundle) -> None:
+    root = tmp_path / "audits"
+    write(root / "run-b" / "c2", bundle(run_id="run-b", case_id="c2"))
+    write(root / "run-b" / "dir-name", bundle(run_id="run-b", case_id="from-manifest"))
+    write(root / "run-a" / "c1", {"output.txt": "x"})  # no manifest: dir names
+    write(root / "run-a" / ".hidden", {"output.txt": "x"})
+    (root / "run-a" / "report.txt").write_text("not a case")
+    refs = discover_case_dirs(root)
+    assert [(r.run_id, r.case_id) for r in refs] == [
+        ("run-a", "c1"), ("run-b", "c2"), ("run-b", "from-manifest")]
+    assert refs[2].case_dir == root / "run-b" / "dir-name"
+    run_refs = discover_case_dirs(root / "run-b")
+    assert [(r.run_id, r.case_id) for r in run_refs] == [
+        ("run-b", "c2"), ("run-b", "from-manifest")]
+
+
+def test_discover_colliding_manifest_ids_fall_back_to_dir_names(
+        tmp_path: Path, write, bundle) -> None:
+    root = tmp_path / "run-x"
+    write(root / "a", bundle(run_id="r", case_id="same"))
+    write(root / "b", bundle(run_id="r", case_id="same"))
+    assert [(r.run_id, r.case_id) for r in discover_case_dirs(root)] == [
+        ("run-x", "a"), ("run-x", "b")]
+
+
+def test_extract_all_tables_filled(tmp_path: Path, write, bundle, con) -> None:
+    refs = discover_case_dirs(_audits(tmp_path, write, bundle, 1))
+    summary = extract_cases(con, refs, workers=1, progress=False)
+    assert (summary.cases, summary.resolved, summary.batches) == (1, 1, 1)
+    counts = _counts(con)
+    assert all(counts[t] > 0 for t in RAW_TABLES), counts
+    assert summary.rows["raw_metric_point"] == counts["raw_metric_point"] == 2
+    assert con.execute(
+        "SELECT source, event_id FROM raw_event ORDER BY source").fetchall() == [
+        ("events.json", "EV-1"), ("report", "EV-R1")]
+    assert con.execute("SELECT labels['instance'] FROM raw_metric_point LIMIT 1").fetchone() \
+        == ("tikv-2",)
+    assert con.execute(
+        "SELECT count(*) FROM raw_output_sentence WHERE section_kind = 'followup'").fetchone() \
+        == (2,)
+    kinds = dict(con.execute("SELECT file, kind FROM raw_file").fetchall())
+    assert kinds["evidences/workspace_evidence_report.json"] == "report"
+    assert kinds["evidences/evidence_summary_for_agent.txt"] == "summary"
+    assert kinds[".opencode/telemetry.log"] == "telemetry"
+    ts = con.execute("SELECT ts FROM raw_telemetry WHERE line_no = 1").fetchone()[0]
+    assert ts.isoformat() == "2026-10-03T14:10:00+00:00"
+
+
+def test_broken_case_does_not_abort_batch_in_process_pool(
+        tmp_path: Path, write, bundle, con) -> None:
+    refs = discover_case_dirs(_audits(tmp_path, write, bundle, 3))
+    broken = CaseRef("run-1", "case-gone", tmp_path / "nowhere")
+    summary = extract_cases(con, [*refs, broken], workers=2, batch_size=2, progress=False)
+    assert summary.cases == 4 and summary.resolved == 3
+    assert summary.statuses["extract_error"] == 1
+    assert summary.errors[0][:2] == ("run-1", "case-gone")
+    assert "FileNotFoundError" in summary.errors[0][2]
+    per_case = dict(con.execute(
+        "SELECT case_id, count(*) FROM raw_metric_point GROUP BY case_id").fetchall())
+    assert per_case == {"case-0": 2, "case-1": 2, "case-2": 2}
+    assert con.execute(
+        "SELECT status, reason LIKE 'FileNotFoundError%' FROM raw_bundle "
+        "WHERE case_id = 'case-gone'").fetchall() == [("extract_error", True)]
+
+
+def test_exception_inside_extraction_becomes_extract_error(
+        tmp_path: Path, write, bundle, con, monkeypatch: pytest.MonkeyPatch) -> None:
+    refs = discover_case_dirs(_audits(tmp_path, write, bundle, 3))
+    real = batch_mod.extract_case
+
+    def flaky(ref, **kw):
+        if ref.case_id == "case-1":
+            raise RuntimeError("boom")
+        return real(ref, **kw)
+
+    monkeypatch.setattr(batch_mod, "extract_case", flaky)
+    summary = extract_cases(con, refs, workers=1, progress=False)
+    assert summary.errors == [("run-1", "case-1", "RuntimeError: boom")]
+    statuses = dict(con.execute("SELECT case_id, status FROM raw_bundle").fetchall())
+    assert statuses == {"case-0": "resolved", "case-1": "extract_error", "case-2": "resolved"}
+    assert con.execute(
+        "SELECT count(*) FROM raw_file WHERE case_id = 'case-1'").fetchone() == (0,)
+
+
+def test_reextraction_is_idempotent_and_replaces_stale_rows(
+        tmp_path: Path, write, bundle, con) -> None:
+    root = _audits(tmp_path, write, bundle, 2)
+    refs = discover_case_dirs(root)
+    extract_cases(con, refs, workers=1, progress=False)
+    first = _counts(con)
+    extract_cases(con, refs, workers=1, progress=True)
+    assert _counts(con) == first
+    (root / "run-1" / "case-0" / "evidences" / "metrics.json").unlink()
+    extract_cases(con, refs[:1], workers=1, progress=False)
+    assert con.execute(
+        "SELECT case_id, count(*) FROM raw_metric_point GROUP BY ALL").fetchall() == [
+        ("case-1", 2)]
+    assert _counts(con)["raw_bundle"] == 2
+
+
+def test_batch_size_bounds_each_insert(tmp_path: Path, write, bundle, con,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    refs = discover_case_dirs(_audits(tmp_path, write, bundle, 5))
+    sizes: list[int] = []
+    real = batch_mod._flush
+
+    def spy(c, batch):
+        sizes.append(len(batch))
+        return real(c, batch)
+
+    monkeypatch.setattr(batch_mod, "_flush", spy)
+    summary = extract_cases(con, refs, workers=1, batch_size=2, progress=False)
+    assert sizes == [2, 2, 1] and summary.batches == 3
+    assert _counts(con)["raw_bundle"] == 5
+
+
+def test_results_are_streamed_not_collected(tmp_path: Path, write, bundle, con,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parent holds at most one batch of case tables: each flush happens before the next
+    case's tables are produced."""
+    refs = discover_case_dirs(_audits(tmp_path, write, bundle, 4))
+    events: list[str] = []
+    real_one, real_flush = batch_mod._extract_one, batch_mod._flush
+    monkeypatch.setattr(batch_mod, "_extract_one",
+                        lambda ref, cap: events.append("x") or real_one(ref, cap))
+    monkeypatch.setattr(batch_mod, "_flush",
+                        lambda c, b: events.append("F") or real_flush(c, b))
+    extract_cases(con, refs, workers=1, batch_size=1, progress=False)
+    assert "".join(events) == "xFxFxFxF"
+
+
+def test_duplicate_refs_rejected(tmp_path: Path, con) -> None:
+    ref = CaseRef("r", "c", tmp_path)
+    with pytest.raises(ValueError, match="duplicate"):
+        extract_cases(con, [ref, ref], workers=1, progress=False)
+
+
+def test_accepts_an_object_holding_the_connection(tmp_path: Path, write, bundle, con) -> None:
+    from types import SimpleNamespace
+
+    refs = discover_case_dirs(_audits(tmp_path, write, bundle, 1))
+    summary = extract_cases(SimpleNamespace(con=con), refs, workers=1, progress=False)
+    assert summary.resolved == 1
+    with pytest.raises(TypeError, match="DuckDB connection"):
+        extract_cases(object(), refs, workers=1, progress=False)
