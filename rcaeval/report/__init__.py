@@ -1,0 +1,105 @@
+"""Run reports and baselines (seed 001 §7.3–7.4; docs/reports.md, docs/baselines.md).
+
+Typical use::
+
+    import rcaeval.store as st
+    from rcaeval.report import write_reports, promote_baseline, diff_against_baseline
+
+    s = st.connect()
+    write_reports(s, "nightly-42", "data/eval_audits/nightly-42")
+    d = diff_against_baseline(s, "nightly-42", "data/registry")
+    d.frame            # one row per case: verdict before/after, score delta, class, gating
+    d.regressed        # eligible cases whose verdict got worse
+    d.gate_failed      # what `rcaeval baseline diff` exits 4 on
+    promote_baseline(s, "nightly-42", "data/registry", "data/eval_audits")
+"""
+
+from __future__ import annotations
+
+from rcaeval.report._context import AUTO, ReportContext, build_context
+from rcaeval.report._data import (
+    RunData,
+    case_audit_dir,
+    default_audit_root,
+    load_run,
+    run_audit_dir,
+)
+from rcaeval.report._diff import (
+    CLASSES,
+    DIFF_SCHEMA,
+    VERDICT_RANK,
+    BaselineDiff,
+    diff_against_baseline,
+    diff_run,
+)
+from rcaeval.report._diff_render import (
+    FORMATS,
+    diff_to_dict,
+    render_diff,
+    render_json,
+    render_markdown,
+    render_text,
+)
+from rcaeval.report._promote import (
+    SNAPSHOT_MARKER,
+    baseline_cases,
+    baseline_document,
+    promote_baseline,
+    promotion_problems,
+)
+from rcaeval.report._suite import (
+    SuiteInfo,
+    baseline_path,
+    find_baseline,
+    load_baseline,
+    snapshot_dir,
+    suite_info,
+)
+from rcaeval.report._text import (
+    DETAIL_FILE,
+    REPORT_FILE,
+    comparison_status,
+    render_detail,
+    render_report,
+    write_reports,
+)
+
+__all__ = [
+    "AUTO",
+    "CLASSES",
+    "DETAIL_FILE",
+    "DIFF_SCHEMA",
+    "FORMATS",
+    "REPORT_FILE",
+    "SNAPSHOT_MARKER",
+    "VERDICT_RANK",
+    "BaselineDiff",
+    "ReportContext",
+    "RunData",
+    "SuiteInfo",
+    "baseline_cases",
+    "baseline_document",
+    "baseline_path",
+    "build_context",
+    "case_audit_dir",
+    "comparison_status",
+    "default_audit_root",
+    "diff_against_baseline",
+    "diff_run",
+    "diff_to_dict",
+    "find_baseline",
+    "load_baseline",
+    "load_run",
+    "promote_baseline",
+    "promotion_problems",
+    "render_detail",
+    "render_diff",
+    "render_json",
+    "render_markdown",
+    "render_report",
+    "render_text",
+    "run_audit_dir",
+    "snapshot_dir",
+    "suite_info",
+    "write_reports",
+]

@@ -1,0 +1,112 @@
+"""Reading one run out of the store: its record, its cases, buckets, failing checks and
+diagnosis penalties (queries/report/*.sql)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from rcaeval._paths import read_query
+from rcaeval.errors import NotFoundError
+from rcaeval.store import BUCKET_ORDER, Store
+
+RUN_COLUMNS = ("run_id", "suite_id", "suite_version", "agent_spec", "agent_hash", "source",
+               "audit_root", "status", "started_at", "finished_at", "judge_version", "notes")
+CASE_STATUSES = ("judged", "errored", "timed_out")
+"""Case run statuses the reports count by name; any other status is counted as ``other``."""
+VERDICTS = ("pass", "fail", "invalid")
+
+
+@dataclass(frozen=True)
+class RunData:
+    """Everything the reports and the baseline code read about one run."""
+
+    run: dict[str, Any]
+    """The eval_runs row (all columns; ``None`` where unknown). ``recorded`` says whether the
+    run has an eval_runs row at all."""
+    cases: pl.DataFrame
+    buckets: pl.DataFrame
+    failing_checks: pl.DataFrame
+    penalties: pl.DataFrame
+
+    @property
+    def run_id(self) -> str:
+        return str(self.run["run_id"])
+
+    @property
+    def recorded(self) -> bool:
+        return bool(self.run.get("recorded"))
+
+    def case_rows(self) -> list[dict[str, Any]]:
+        return self.cases.to_dicts()
+
+    def buckets_of(self, case_id: str) -> list[dict[str, Any]]:
+        return self.buckets.filter(pl.col("case_id") == case_id).to_dicts()
+
+    def failing_checks_of(self, case_id: str) -> list[dict[str, Any]]:
+        return self.failing_checks.filter(pl.col("case_id") == case_id).to_dicts()
+
+    def penalties_of(self, case_id: str) -> list[dict[str, Any]]:
+        return self.penalties.filter(pl.col("case_id") == case_id).to_dicts()
+
+
+def _query(store: Store, name: str, params: dict[str, Any]) -> pl.DataFrame:
+    return store.sql(read_query(f"report/{name}.sql"), params)
+
+
+def load_run(store: Store, run_id: str) -> RunData:
+    """The run ``run_id``; :class:`NotFoundError` when the store knows nothing of it."""
+    order = {"run_id": run_id, "bucket_order": list(BUCKET_ORDER)}
+    run_frame = _query(store, "run", {"run_id": run_id})
+    cases = _query(store, "cases", order)
+    if run_frame.is_empty() and cases.is_empty():
+        known = store.sql("SELECT run_id FROM eval_runs ORDER BY run_id LIMIT 20")
+        hint = ", ".join(known["run_id"].to_list()) or "none"
+        raise NotFoundError(f"run {run_id!r} is not in the store (runs: {hint})")
+    if run_frame.is_empty():
+        run: dict[str, Any] = {c: None for c in RUN_COLUMNS}
+        run.update(run_id=run_id, recorded=False)
+    else:
+        run = {**run_frame.row(0, named=True), "recorded": True}
+    return RunData(
+        run=run,
+        cases=cases,
+        buckets=_query(store, "buckets", order),
+        failing_checks=_query(store, "failing_checks", order),
+        penalties=_query(store, "penalties", {"run_id": run_id}),
+    )
+
+
+def case_audit_dir(run: dict[str, Any], case: dict[str, Any], audit_root: Path | None) -> Path:
+    """Where a case's audit dir is: ``eval_case_runs.audit_path`` when set (a relative path is
+    tried under the audit root first, then as given), else ``<audit_root>/<run_id>/<case_id>``.
+    """
+    root = audit_root if audit_root is not None else default_audit_root(run)
+    recorded = case.get("audit_path")
+    if recorded:
+        path = Path(recorded)
+        if path.is_absolute() or not (root / path).is_dir():
+            return path
+        return root / path
+    return run_audit_dir(run, root) / str(case["case_id"])
+
+
+def run_audit_dir(run: dict[str, Any], audit_root: Path | None = None) -> Path:
+    """``<audit_root>/<run_id>``; when the recorded audit root is itself the run's dir (a run
+    judged from one run dir), that dir."""
+    root = audit_root if audit_root is not None else default_audit_root(run)
+    run_id = str(run["run_id"])
+    if root.name == run_id and not (root / run_id).is_dir():
+        return root
+    return root / run_id
+
+
+def default_audit_root(run: dict[str, Any]) -> Path:
+    """``eval_runs.audit_root`` when recorded, else ``<data>/eval_audits``."""
+    from rcaeval._paths import data_dir
+
+    recorded = run.get("audit_root")
+    return Path(recorded) if recorded else data_dir() / "eval_audits"
