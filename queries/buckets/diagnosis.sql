@@ -1,0 +1,56 @@
+-- Bucket: diagnosis -- the quality of the final answer (seed 000 step 8): hard checks encode
+-- must-have conclusions and must-avoid misdiagnoses; supporting checks reward explanation.
+-- Decides:
+--   pass     every hard check passes (supporting checks never change the status);
+--   fail     some hard check fails;
+--   not_evaluated  the bundle is unresolved.
+-- Score fractions: frac_hard = passed hard weight / hard weight, frac_supporting = passed
+-- supporting weight / supporting weight (1 when that list is empty); the profile turns them
+-- into points (default 18 + 32). Mode `blended` has no semantic shadow in this judge yet, so
+-- it scores exactly like deterministic_only (the reason says so).
+CREATE OR REPLACE TEMP VIEW bk_diagnosis_check AS
+SELECT e.run_id, e.case_id, e.bucket, e.check_id, e.kind, e.required, e.soft, e.weight, e.ord,
+       e.passed, e.reason, e.evidence_file, e.evidence_path, e.evidence_line,
+       e.evidence_excerpt
+FROM j_check_eval AS e
+JOIN j_scope AS k ON k.run_id = e.run_id AND k.case_id = e.case_id
+WHERE e.bucket = 'diagnosis' AND k.resolved;
+
+CREATE OR REPLACE TEMP VIEW bk_diagnosis AS
+WITH a AS (
+    SELECT k.run_id, k.case_id, k.resolved, p.diagnosis_mode,
+           count(c.check_id) FILTER (WHERE c.kind = 'hard') AS n_hard,
+           count(c.check_id) FILTER (WHERE c.kind = 'hard' AND c.passed) AS n_hard_pass,
+           count(c.check_id) FILTER (WHERE c.kind = 'supporting') AS n_sup,
+           count(c.check_id) FILTER (WHERE c.kind = 'supporting' AND c.passed) AS n_sup_pass,
+           coalesce(sum(c.weight) FILTER (WHERE c.kind = 'hard'), 0) AS w_hard,
+           coalesce(sum(c.weight) FILTER (WHERE c.kind = 'hard' AND c.passed), 0)
+               AS w_hard_pass,
+           coalesce(sum(c.weight) FILTER (WHERE c.kind = 'supporting'), 0) AS w_sup,
+           coalesce(sum(c.weight) FILTER (WHERE c.kind = 'supporting' AND c.passed), 0)
+               AS w_sup_pass,
+           string_agg(c.check_id, ', ' ORDER BY c.ord)
+               FILTER (WHERE c.kind = 'hard' AND NOT c.passed) AS hard_failed
+    FROM j_scope AS k
+    LEFT JOIN rule_bucket_param AS p ON p.case_id = k.case_id AND p.rules_hash = k.rules_hash
+    LEFT JOIN bk_diagnosis_check AS c ON c.run_id = k.run_id AND c.case_id = k.case_id
+    GROUP BY k.run_id, k.case_id, k.resolved, p.diagnosis_mode
+)
+SELECT run_id, case_id, 'diagnosis' AS bucket,
+       CASE WHEN NOT resolved THEN 'not_evaluated'
+            WHEN hard_failed IS NULL THEN 'pass'
+            ELSE 'fail' END AS status,
+       CASE WHEN NOT resolved THEN 'bundle unresolved'
+            ELSE CASE WHEN hard_failed IS NULL
+                      THEN 'all ' || n_hard::VARCHAR || ' hard check(s) passed'
+                      ELSE 'hard check(s) failed: ' || hard_failed END
+                 || '; supporting ' || n_sup_pass::VARCHAR || '/' || n_sup::VARCHAR
+                 || CASE WHEN diagnosis_mode = 'blended'
+                         THEN ' (mode blended: no semantic shadow, deterministic checks only)'
+                         ELSE '' END END AS reason,
+       NULL::DOUBLE AS frac,
+       CASE WHEN NOT resolved THEN NULL
+            WHEN w_hard > 0 THEN w_hard_pass / w_hard ELSE 1.0 END AS frac_hard,
+       CASE WHEN NOT resolved THEN NULL
+            WHEN w_sup > 0 THEN w_sup_pass / w_sup ELSE 1.0 END AS frac_supporting
+FROM a;

@@ -1,0 +1,131 @@
+-- Routing facts (seed 000 step 1.4): analysis.* from analysis_patch.json, resolved against the
+-- evidence collected in the same bundle (metric series ids, query ids, log entry ids, event
+-- ids). A ref resolves only inside a valid patch; refs of an invalid patch never resolve.
+-- Same row shape as facts/trace.sql. analysis.patch_present is emitted by facts/trace.sql
+-- and analysis.all_refs_resolvable by facts/derived.sql.
+
+CREATE OR REPLACE TEMP VIEW fx_patch AS
+WITH pf AS (
+    SELECT run_id, case_id, file, status
+    FROM fx_file
+    WHERE base = 'analysis_patch.json'
+    QUALIFY row_number() OVER (PARTITION BY run_id, case_id ORDER BY length(file), file) = 1
+),
+shape AS (
+    SELECT j.run_id, j.case_id,
+           bool_or(j.path = '$' AND j.type = 'object') AS root_object,
+           bool_or(j.path = '$.items' AND j.type = 'array') AS items_list
+    FROM fx_json AS j
+    JOIN pf ON pf.run_id = j.run_id AND pf.case_id = j.case_id AND pf.file = j.file
+    WHERE j.path IN ('$', '$.items')
+    GROUP BY j.run_id, j.case_id
+)
+SELECT k.run_id, k.case_id, pf.file, pf.status,
+       pf.file IS NOT NULL AS present,
+       coalesce(pf.status IN ('ok', 'not_utf8') AND s.root_object AND s.items_list, false) AS valid,
+       CASE
+           WHEN pf.file IS NULL THEN 'no analysis_patch.json'
+           WHEN pf.status NOT IN ('ok', 'not_utf8') THEN pf.file || ' did not parse (' || pf.status || ')'
+           WHEN NOT coalesce(s.root_object, false) THEN pf.file || ' is not a JSON object'
+           WHEN NOT coalesce(s.items_list, false) THEN pf.file || ' has no `items` list'
+           ELSE pf.file || ' is a JSON object with an items list'
+       END AS valid_detail
+FROM j_scope AS k
+LEFT JOIN pf ON pf.run_id = k.run_id AND pf.case_id = k.case_id
+LEFT JOIN shape AS s ON s.run_id = k.run_id AND s.case_id = k.case_id;
+
+-- Every ref of the patch with whether it names collected evidence.
+CREATE OR REPLACE TEMP VIEW fx_patch_ref AS
+WITH metric_ids AS (
+    SELECT DISTINCT run_id, case_id, series_id AS id FROM raw_metric_point
+    WHERE series_id IS NOT NULL
+    UNION
+    SELECT run_id, case_id, value_text FROM fx_json
+    WHERE file = 'evidences/metrics.json' AND type = 'string'
+      AND regexp_matches(path, '^\$\.series\[\d+\]\.id$')
+),
+ids AS (
+    SELECT run_id, case_id, 'metric' AS ref_type, id FROM metric_ids
+    UNION
+    SELECT run_id, case_id, 'query', query_id FROM raw_query WHERE query_id IS NOT NULL
+    UNION
+    SELECT run_id, case_id, 'log', entry_id FROM raw_log_line WHERE entry_id IS NOT NULL
+    UNION
+    SELECT run_id, case_id, 'event', event_id FROM raw_event WHERE event_id IS NOT NULL
+)
+SELECT r.run_id, r.case_id, r.item_idx, r.ref_idx, lower(r.ref_type) AS ref_type, r.ref_id,
+       i.item_id,
+       p.file,
+       '$.items[' || r.item_idx::VARCHAR || '].refs[' || r.ref_idx::VARCHAR || ']' AS path,
+       EXISTS (SELECT 1 FROM ids
+               WHERE ids.run_id = r.run_id AND ids.case_id = r.case_id
+                 AND ids.ref_type = lower(r.ref_type) AND ids.id = r.ref_id) AS resolved
+FROM raw_patch_ref AS r
+JOIN fx_patch AS p ON p.run_id = r.run_id AND p.case_id = r.case_id
+LEFT JOIN raw_patch_item AS i
+       ON i.run_id = r.run_id AND i.case_id = r.case_id AND i.idx = r.item_idx;
+
+CREATE OR REPLACE TEMP VIEW fx_analysis AS
+-- analysis.patch_valid_json
+SELECT run_id, case_id, 'analysis.patch_valid_json' AS fact, valid AS value, 0 AS rank,
+       valid_detail AS detail, file AS evidence_file, '$.items' AS evidence_path,
+       NULL::INTEGER AS evidence_line, NULL::VARCHAR AS evidence_excerpt
+FROM fx_patch
+
+UNION ALL
+-- analysis.items_shape_valid: every item well-formed (checked by extraction: shape_ok)
+SELECT p.run_id, p.case_id, 'analysis.items_shape_valid',
+       p.valid AND count(i.idx) FILTER (WHERE NOT coalesce(i.shape_ok, false)) = 0, 0,
+       CASE
+           WHEN NOT p.valid THEN p.valid_detail
+           WHEN count(i.idx) FILTER (WHERE NOT coalesce(i.shape_ok, false)) = 0
+               THEN 'all ' || count(i.idx)::VARCHAR || ' item(s) are well-formed'
+           ELSE 'item ' || arg_min('#' || i.idx::VARCHAR || ' (' || coalesce(i.item_id, 'no id')
+                    || '): ' || coalesce(i.problem, 'malformed'), i.idx)
+                    FILTER (WHERE NOT coalesce(i.shape_ok, false))
+       END,
+       p.file,
+       arg_min('$.items[' || i.idx::VARCHAR || ']', i.idx)
+           FILTER (WHERE NOT coalesce(i.shape_ok, false)),
+       NULL, NULL
+FROM fx_patch AS p
+LEFT JOIN raw_patch_item AS i ON i.run_id = p.run_id AND i.case_id = p.case_id
+GROUP BY p.run_id, p.case_id, p.valid, p.valid_detail, p.file
+
+UNION ALL
+-- analysis.key_evidence_present: a key item citing evidence (witness)
+SELECT p.run_id, p.case_id, 'analysis.key_evidence_present', true, 1,
+       'key item ' || coalesce(i.item_id, '#' || i.idx::VARCHAR) || ' cites evidence',
+       p.file, '$.items[' || i.idx::VARCHAR || ']', NULL, left(i.claim, 300)
+FROM fx_patch AS p
+JOIN raw_patch_item AS i ON i.run_id = p.run_id AND i.case_id = p.case_id
+WHERE p.valid AND lower(i.role) = 'key'
+  AND EXISTS (SELECT 1 FROM raw_patch_ref AS r
+              WHERE r.run_id = i.run_id AND r.case_id = i.case_id AND r.item_idx = i.idx
+                AND r.ref_id IS NOT NULL)
+
+UNION ALL
+-- analysis.{metric,query,log,event}_refs_resolvable
+SELECT p.run_id, p.case_id, 'analysis.' || t.ref_type || '_refs_resolvable',
+       p.valid AND count(r.ref_idx) FILTER (WHERE NOT r.resolved) = 0, 0,
+       CASE
+           WHEN NOT p.valid THEN p.valid_detail
+           WHEN count(r.ref_idx) FILTER (WHERE NOT r.resolved) = 0
+               THEN 'all ' || count(r.ref_idx)::VARCHAR || ' ' || t.ref_type
+                    || ' ref(s) resolve'
+           ELSE count(r.ref_idx) FILTER (WHERE NOT r.resolved)::VARCHAR || ' '
+                || t.ref_type || ' ref(s) name no collected ' || t.what || ', first: '
+                || arg_min(coalesce(r.ref_id, 'null') || ' (item '
+                           || coalesce(r.item_id, '#' || r.item_idx::VARCHAR) || ')',
+                           (r.item_idx, r.ref_idx)) FILTER (WHERE NOT r.resolved)
+       END,
+       p.file,
+       arg_min(r.path, (r.item_idx, r.ref_idx)) FILTER (WHERE NOT r.resolved),
+       NULL,
+       arg_min(r.ref_id, (r.item_idx, r.ref_idx)) FILTER (WHERE NOT r.resolved)
+FROM fx_patch AS p
+CROSS JOIN (VALUES ('metric', 'series'), ('query', 'query'), ('log', 'log entry'),
+                   ('event', 'event')) AS t(ref_type, what)
+LEFT JOIN fx_patch_ref AS r
+       ON r.run_id = p.run_id AND r.case_id = p.case_id AND r.ref_type = t.ref_type
+GROUP BY p.run_id, p.case_id, p.valid, p.valid_detail, p.file, t.ref_type, t.what;

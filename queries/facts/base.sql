@@ -1,0 +1,34 @@
+-- Stage-1 facts: one row per (run_id, case_id, fact) for every stage-1 catalog fact and every
+-- declared detector. Of a fact's rows (facts/trace.sql, evidence.sql, analysis.sql,
+-- output.sql) the first by (rank, evidence) decides; a witness fact with no row is false,
+-- with the catalog description saying what was looked for.
+CREATE OR REPLACE TEMP VIEW fact_rows AS
+SELECT * FROM fx_trace
+UNION ALL BY NAME SELECT * FROM fx_evidence
+UNION ALL BY NAME SELECT * FROM fx_analysis
+UNION ALL BY NAME SELECT * FROM fx_output;
+
+CREATE OR REPLACE TEMP VIEW fact_picked AS
+SELECT run_id, case_id, fact, value, detail, evidence_file, evidence_path, evidence_line,
+       evidence_excerpt
+FROM fact_rows
+QUALIFY row_number() OVER (
+    PARTITION BY run_id, case_id, fact
+    ORDER BY value DESC, rank, evidence_file NULLS LAST, evidence_line NULLS LAST,
+             evidence_path NULLS LAST, detail, evidence_excerpt NULLS LAST) = 1;
+
+CREATE OR REPLACE TEMP VIEW fact_base AS
+SELECT k.run_id, k.case_id, c.fact,
+       coalesce(p.value, false) AS value,
+       coalesce(p.detail, 'not observed: ' || c.description) AS detail,
+       p.evidence_file, p.evidence_path, p.evidence_line, p.evidence_excerpt
+FROM j_scope AS k
+CROSS JOIN fact_catalog AS c
+LEFT JOIN fact_picked AS p
+       ON p.run_id = k.run_id AND p.case_id = k.case_id AND p.fact = c.fact
+WHERE c.stage = 1
+UNION ALL
+SELECT run_id, case_id, fact, value, detail, evidence_file, evidence_path, evidence_line,
+       evidence_excerpt
+FROM fact_picked
+WHERE starts_with(fact, 'detector.');

@@ -1,0 +1,45 @@
+-- Output facts (seed 000 step 1.3): detector.<id> for every detector a judged case declares.
+-- A detector fires when some sentence in its scope matches `any` (and every `all` pattern)
+-- and that match is not negated (facts/detector_match.sql). The evidence is the first firing
+-- sentence; when nothing fires, the detail says why the first plain match did not count --
+-- exactly what a plain keyword search would have got wrong.
+CREATE OR REPLACE TEMP VIEW fx_output AS
+WITH d AS (
+    SELECT k.run_id, k.case_id, r.detector_id, r.scope, r.negation
+    FROM j_scope AS k
+    JOIN rule_detector AS r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash
+),
+h AS (
+    SELECT *, in_scope AND all_ok AND NOT negated AS fires
+    FROM j_detector_hit
+),
+pick AS (
+    SELECT * FROM h
+    QUALIFY row_number() OVER (PARTITION BY run_id, case_id, detector_id
+                               ORDER BY NOT fires, section_idx, sentence_idx) = 1
+)
+SELECT d.run_id, d.case_id, 'detector.' || d.detector_id AS fact,
+       coalesce(p.fires, false) AS value, 0 AS rank,
+       CASE
+           WHEN p.run_id IS NULL THEN 'no sentence of the answer matches'
+           WHEN p.fires THEN 'fired in ' || CASE WHEN coalesce(p.section, '') = ''
+                                                  THEN 'the opening text'
+                                                  ELSE 'section "' || p.section || '"' END
+                             || ' (scope ' || d.scope || ')'
+           WHEN NOT p.in_scope THEN 'matched only outside scope ' || d.scope
+                                    || ', first in ' || CASE WHEN coalesce(p.section, '') = ''
+                                                            THEN 'the opening text'
+                                                            ELSE 'section "' || p.section || '"'
+                                                        END
+           WHEN NOT p.all_ok THEN 'matched, but not every `all` pattern in the same sentence'
+           ELSE 'matched only negated mentions (e.g. "ruled out", "not caused by")'
+       END AS detail,
+       CASE WHEN p.run_id IS NULL THEN NULL
+            WHEN p.section_kind = 'followup' THEN 'transcript.json'
+            ELSE 'output.txt' END AS evidence_file,
+       NULL::VARCHAR AS evidence_path,
+       p.line_no AS evidence_line,
+       left(p.text, 300) AS evidence_excerpt
+FROM d
+LEFT JOIN pick AS p
+       ON p.run_id = d.run_id AND p.case_id = d.case_id AND p.detector_id = d.detector_id;

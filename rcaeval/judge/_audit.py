@@ -1,0 +1,219 @@
+"""Judging orchestration: registry -> rule tables + case_meta -> extraction -> SQL -> packets.
+
+Python here only does I/O and sequencing; every decision is in ``queries/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+
+from rcaeval.errors import InputError
+from rcaeval.judge._load import (
+    case_fields,
+    case_meta_table,
+    concat_rule_tables,
+    load_case_meta,
+    load_rules,
+)
+from rcaeval.judge._packet import build_packets, judgments_frame, write_packets, write_results
+from rcaeval.judge._pipeline import run_judge_sql
+from rcaeval.judge._profiles import load_profiles
+from rcaeval.judge._rules import compute_rules_hash, flatten_rules
+from rcaeval.judge._version import JUDGE_VERSION
+
+
+@dataclass(frozen=True)
+class CaseRules:
+    """One case as the judge needs it: the case.yaml-shaped dict (``case_type``,
+    ``environment.cluster_id``, ``time_window``) and the judge spec dict (judge.yaml shape,
+    defaults applied), with the registry's ``rules_hash`` when known."""
+
+    case_id: str
+    case_doc: Mapping[str, Any]
+    judge_doc: Mapping[str, Any]
+    rules_hash: str | None = None
+
+    @property
+    def effective_hash(self) -> str:
+        return self.rules_hash or compute_rules_hash(self.judge_doc)
+
+
+def raw_connection(con: Any) -> duckdb.DuckDBPyConnection:
+    """The DuckDB connection of ``con`` (a connection, or a store object with ``.con``)."""
+    inner = getattr(con, "con", con)
+    if not isinstance(inner, duckdb.DuckDBPyConnection):
+        raise TypeError(f"expected a DuckDB connection or a store, got {type(con).__name__}")
+    return inner
+
+
+def _require_schema(con: duckdb.DuckDBPyConnection) -> None:
+    have = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    need = {"case_meta", "raw_bundle", "rule_check", "eval_fact", "eval_judgment"}
+    if not need <= have:
+        raise InputError(
+            f"the store lacks tables {sorted(need - have)}: open it with rcaeval.store.connect() "
+            "so migrations 0001/0002 are applied"
+        )
+
+
+def register_cases(
+    con: Any,
+    runs: Iterable[tuple[str, str]],
+    cases: Mapping[str, CaseRules],
+    *,
+    scoring_profile: str | None = None,
+) -> None:
+    """Load rule tables for ``cases`` and ``case_meta`` rows for every ``(run_id, case_id)``
+    of ``runs``. ``scoring_profile`` overrides each judge spec's ``scoring_profile``."""
+    con = raw_connection(con)
+    _require_schema(con)
+    runs = list(runs)
+    used = sorted({c for _, c in runs})
+    unknown = [c for c in used if c not in cases]
+    if unknown:
+        raise InputError(f"no registry case for case id(s) {unknown}")
+    tables = concat_rule_tables(
+        flatten_rules(cid, cases[cid].judge_doc, rules_hash=cases[cid].effective_hash)
+        for cid in used
+    )
+    load_rules(con, tables)
+    meta = []
+    for run_id, case_id in runs:
+        spec = cases[case_id]
+        profile = scoring_profile or spec.judge_doc.get("scoring_profile") or "default"
+        meta.append({
+            "run_id": run_id, "case_id": case_id, "rules_hash": spec.effective_hash,
+            "scoring_profile": profile, **case_fields(spec.case_doc),
+        })
+    load_case_meta(con, case_meta_table(meta))
+
+
+def judge_loaded(
+    con: Any,
+    keys: Iterable[tuple[str, str]] | None = None,
+    *,
+    out_dir: str | Path | None = None,
+    write_files: bool = True,
+    profiles: dict[str, Any] | None = None,
+) -> pl.DataFrame:
+    """Judge (run, case) pairs whose raw rows, rules and case_meta are already loaded; write
+    eval_fact/eval_check/eval_bucket/eval_judgment and (``write_files``) each judgment.json to
+    ``out_dir/<run_id>/<case_id>/`` or, without ``out_dir``, into the case dir recorded by
+    extraction. Returns one row per judgment (verdict, subtype, score, bucket statuses)."""
+    con = raw_connection(con)
+    _require_schema(con)
+    frames = run_judge_sql(con, keys, profiles=profiles)
+    packets = build_packets(frames, judge_version=JUDGE_VERSION)
+    write_results(con, frames, packets, judge_version=JUDGE_VERSION)
+    if write_files:
+        case_dirs = {
+            (r["run_id"], r["case_id"]): r["case_dir"]
+            for r in frames.scope.iter_rows(named=True)
+        }
+        write_packets(packets, case_dirs, out_dir)
+    return judgments_frame(frames)
+
+
+def _registry_cases(registry_root: str | Path | None, case_ids: list[str]) -> dict[str, CaseRules]:
+    from rcaeval._paths import registry_dir
+    from rcaeval.registry import load_case
+
+    root = Path(registry_root) if registry_root is not None else registry_dir()
+    out: dict[str, CaseRules] = {}
+    for cid in case_ids:
+        merged = load_case(root, cid)
+        out[cid] = CaseRules(
+            case_id=cid,
+            case_doc=merged.case.model_dump(mode="json"),
+            judge_doc=merged.judge.model_dump(mode="json"),
+            rules_hash=merged.rules_hash,
+        )
+    return out
+
+
+def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
+                 refs: list[Any]) -> None:
+    """eval_runs / eval_case_runs rows for judged audits that have none (a runner's own rows
+    are left alone)."""
+    run_ids = sorted({r.run_id for r in refs})
+    for run_id in run_ids:
+        con.execute(
+            "INSERT INTO eval_runs (run_id, source, audit_root, status, judge_version) "
+            "SELECT $r, 'judge', $a, 'completed', $v "
+            "WHERE NOT EXISTS (SELECT 1 FROM eval_runs WHERE run_id = $r)",
+            {"r": run_id, "a": str(audit_root), "v": JUDGE_VERSION},
+        )
+    con.execute("""
+        INSERT INTO eval_case_runs (run_id, case_id, status, attempts, workspace_id, audit_path,
+                                    input_tokens, output_tokens, cache_read_tokens,
+                                    cache_write_tokens, cost_usd)
+        SELECT k.run_id, k.case_id, 'judged', 1, k.workspace_id, k.case_dir,
+               max(j.value_num) FILTER (WHERE j.path = '$.usage.input_tokens')::BIGINT,
+               max(j.value_num) FILTER (WHERE j.path = '$.usage.output_tokens')::BIGINT,
+               max(j.value_num) FILTER (WHERE j.path = '$.usage.cache_read_tokens')::BIGINT,
+               max(j.value_num) FILTER (WHERE j.path = '$.usage.cache_write_tokens')::BIGINT,
+               max(j.value_num) FILTER (WHERE j.path = '$.usage.cost_usd')
+        FROM j_scope AS k
+        LEFT JOIN raw_json AS j ON j.run_id = k.run_id AND j.case_id = k.case_id
+                               AND j.file = 'manifest.json' AND starts_with(j.path, '$.usage.')
+        WHERE NOT EXISTS (SELECT 1 FROM eval_case_runs AS c
+                          WHERE c.run_id = k.run_id AND c.case_id = k.case_id)
+        GROUP BY k.run_id, k.case_id, k.workspace_id, k.case_dir
+    """)
+
+
+def judge_audit(
+    con: Any,
+    audit_root: str | Path,
+    registry_root: str | Path | None = None,
+    *,
+    out_dir: str | Path | None = None,
+    run_id: str | None = None,
+    scoring_profile: str | None = None,
+    profiles_path: str | Path | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+    write_files: bool = True,
+) -> pl.DataFrame:
+    """Judge every case dir under ``audit_root`` (an audits root ``<root>/<run_id>/<case_id>``
+    or one run dir) against the registry at ``registry_root`` (default: ``$RCAEVAL_REGISTRY``
+    or ``data/registry``).
+
+    Steps: discover case dirs (``run_id`` keeps one run) -> load each case from the registry
+    -> rule tables + case_meta -> ``rcaeval.extract.extract_cases`` -> facts, checks, buckets,
+    verdicts (SQL) -> eval_* rows and judgment.json files (``out_dir/<run>/<case>/`` or the
+    case dir). Returns one row per judged case. ``con`` is a DuckDB connection or a
+    ``rcaeval.store`` store, migrated (0001 + 0002).
+    """
+    from rcaeval.extract import discover_case_dirs, extract_cases
+
+    db = raw_connection(con)
+    _require_schema(db)
+    db.execute("SET TimeZone = 'UTC'")
+    root = Path(audit_root)
+    try:
+        refs = discover_case_dirs(root)
+    except FileNotFoundError as exc:
+        from rcaeval.errors import NotFoundError
+
+        raise NotFoundError(str(exc)) from exc
+    if run_id is not None:
+        refs = [r for r in refs if r.run_id == run_id]
+    if not refs:
+        raise InputError(f"no case dirs found under {root}"
+                         + (f" for run {run_id!r}" if run_id else ""))
+    profiles = load_profiles(profiles_path)
+    cases = _registry_cases(registry_root, sorted({r.case_id for r in refs}))
+    pairs = [(r.run_id, r.case_id) for r in refs]
+    register_cases(db, pairs, cases, scoring_profile=scoring_profile)
+    extract_cases(db, refs, workers=workers, progress=progress)
+    result = judge_loaded(db, pairs, out_dir=out_dir, write_files=write_files,
+                          profiles=profiles)
+    _record_runs(db, root, refs)
+    return result

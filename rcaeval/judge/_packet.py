@@ -1,0 +1,216 @@
+"""Judgment packets (``judgment.json``) and writing a judging pass into the store.
+
+A packet is built from the pass's frames with a fixed key order and no wall-clock time, so the
+same audit + registry + judge version gives byte-identical files (docs/judge.md).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+import polars as pl
+import pyarrow as pa
+
+from rcaeval.judge._pipeline import JudgeFrames, sql_digest
+
+JUDGMENT_VERSION = 1
+"""The judgment.json layout version."""
+JUDGMENT_FILE = "judgment.json"
+
+
+def _evidence(row: dict[str, Any]) -> dict[str, Any] | None:
+    ev = {
+        "file": row.get("evidence_file"),
+        "path": row.get("evidence_path"),
+        "line": row.get("evidence_line"),
+        "excerpt": row.get("evidence_excerpt"),
+    }
+    return ev if any(v is not None for v in ev.values()) else None
+
+
+def _num(value: Any) -> float | None:
+    return None if value is None else round(float(value), 4)
+
+
+def _rel(path: str | None, base: str | None) -> str | None:
+    if not path:
+        return None
+    if base and os.path.isabs(path):
+        try:
+            rel = os.path.relpath(path, base)
+        except ValueError:
+            return path
+        return "." if rel == "." else rel.replace(os.sep, "/")
+    return path
+
+
+def build_packets(frames: JudgeFrames, *, judge_version: str) -> dict[tuple[str, str], bytes]:
+    """``{(run_id, case_id): judgment.json bytes}`` for every judgment in ``frames``."""
+    digest = sql_digest()
+    checks: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in frames.checks.iter_rows(named=True) if frames.checks.height else []:
+        checks[(row["run_id"], row["case_id"], row["bucket"])].append({
+            "check_id": row["check_id"],
+            "kind": row["kind"],
+            "required": row["required"],
+            "soft": row["soft"],
+            "weight": _num(row["weight"]),
+            "passed": row["passed"],
+            "reason": row["reason"],
+            "evidence": _evidence(row),
+        })
+    buckets: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in frames.buckets.iter_rows(named=True):
+        key = (row["run_id"], row["case_id"])
+        buckets[key].append({
+            "bucket": row["bucket"],
+            "status": row["status"],
+            "score": _num(row["score"]),
+            "max_score": _num(row["max_score"]),
+            "reason": row["reason"],
+            "checks": checks.get((*key, row["bucket"]), []),
+        })
+    facts: dict[tuple[str, str], dict[str, bool]] = defaultdict(dict)
+    for row in frames.facts.iter_rows(named=True) if frames.facts.height else []:
+        facts[(row["run_id"], row["case_id"])][row["fact"]] = row["value"]
+    scope = {(r["run_id"], r["case_id"]): r for r in frames.scope.iter_rows(named=True)}
+    out: dict[tuple[str, str], bytes] = {}
+    for row in frames.judgments.iter_rows(named=True):
+        key = (row["run_id"], row["case_id"])
+        sc = scope.get(key, {})
+        packet = {
+            "judgment_version": JUDGMENT_VERSION,
+            "judge_version": judge_version,
+            "judge_sql_digest": digest,
+            "run_id": row["run_id"],
+            "case_id": row["case_id"],
+            "case_type": row["case_type"],
+            "rules_hash": row["rules_hash"],
+            "scoring_profile": row["scoring_profile"],
+            "verdict": row["verdict"],
+            "subtype": row["subtype"],
+            "precedence_step": row["step"],
+            "score": _num(row["score"]),
+            "raw_score": _num(row["raw_score"]),
+            "hard_gate": row["hard_gate"],
+            "reason": row["reason"],
+            "bundle": {
+                "status": sc.get("bundle_status"),
+                "reason": sc.get("bundle_reason"),
+                "dir": _rel(sc.get("bundle_dir"), sc.get("case_dir")),
+                "workspace_id": sc.get("workspace_id"),
+            },
+            "buckets": buckets.get(key, []),
+            "facts": dict(sorted(facts.get(key, {}).items())),
+        }
+        out[key] = orjson.dumps(packet, option=orjson.OPT_INDENT_2) + b"\n"
+    return out
+
+
+def write_packets(
+    packets: dict[tuple[str, str], bytes],
+    case_dirs: dict[tuple[str, str], str | Path],
+    out_dir: str | Path | None = None,
+) -> dict[tuple[str, str], Path]:
+    """Write each packet to ``<out_dir>/<run_id>/<case_id>/judgment.json`` or, without
+    ``out_dir``, to ``<case_dir>/judgment.json``. Unchanged files are not rewritten."""
+    written: dict[tuple[str, str], Path] = {}
+    for key, data in packets.items():
+        if out_dir is not None:
+            target = Path(out_dir) / key[0] / key[1] / JUDGMENT_FILE
+        elif key in case_dirs and case_dirs[key]:
+            target = Path(case_dirs[key]) / JUDGMENT_FILE
+        else:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not (target.exists() and target.read_bytes() == data):
+            tmp = target.with_suffix(".json.tmp")
+            tmp.write_bytes(data)
+            tmp.replace(target)
+        written[key] = target
+    return written
+
+
+_WRITE_CHECKS = """
+INSERT INTO eval_check (run_id, case_id, bucket, check_id, kind, required, weight, passed,
+                        reason, evidence_file, evidence_path, evidence_line, evidence_excerpt)
+SELECT run_id, case_id, bucket, check_id, kind, required, weight, passed, reason,
+       evidence_file, evidence_path, evidence_line, evidence_excerpt
+FROM j_check
+"""
+
+
+def write_results(
+    con: duckdb.DuckDBPyConnection,
+    frames: JudgeFrames,
+    packets: dict[tuple[str, str], bytes],
+    *,
+    judge_version: str,
+    judged_at: datetime | None = None,
+) -> None:
+    """Replace the judged (run, case) rows of eval_fact / eval_check / eval_bucket /
+    eval_judgment with this pass's, in one transaction. ``j_check`` / ``j_fact`` must still be
+    on the connection (they are, right after :func:`run_judge_sql`)."""
+    judged_at = judged_at or datetime.now(UTC)
+    rows = []
+    for r in frames.judgments.iter_rows(named=True):
+        rows.append({
+            "run_id": r["run_id"], "case_id": r["case_id"], "verdict": r["verdict"],
+            "subtype": r["subtype"], "score": r["score"], "raw_score": r["raw_score"],
+            "hard_gate": r["hard_gate"], "case_type": r["case_type"],
+            "scoring_profile": r["scoring_profile"], "judge_version": judge_version,
+            "rules_hash": r["rules_hash"], "reason": r["reason"],
+            "judgment_json": packets[(r["run_id"], r["case_id"])].decode("utf-8"),
+            "judged_at": judged_at,
+        })
+    schema = pa.schema([
+        ("run_id", pa.string()), ("case_id", pa.string()), ("verdict", pa.string()),
+        ("subtype", pa.string()), ("score", pa.float64()), ("raw_score", pa.float64()),
+        ("hard_gate", pa.bool_()), ("case_type", pa.string()),
+        ("scoring_profile", pa.string()), ("judge_version", pa.string()),
+        ("rules_hash", pa.string()), ("reason", pa.string()), ("judgment_json", pa.string()),
+        ("judged_at", pa.timestamp("us", tz="UTC")),
+    ])
+    judg = pa.Table.from_pylist(rows, schema=schema)
+    con.register("__rcaeval_judgments", judg)
+    try:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment"):
+                con.execute(
+                    f"DELETE FROM {table} WHERE (run_id, case_id) IN "
+                    "(SELECT run_id, case_id FROM j_scope)"
+                )
+            con.execute(
+                "INSERT INTO eval_fact SELECT run_id, case_id, fact, value, detail, "
+                "evidence_file, evidence_path, evidence_line, evidence_excerpt FROM j_fact"
+            )
+            con.execute(_WRITE_CHECKS)
+            con.execute(
+                "INSERT INTO eval_bucket (run_id, case_id, bucket, status, score, max_score, "
+                "reason) SELECT run_id, case_id, bucket, status, score, max_score, reason "
+                "FROM j_bucket_scored"
+            )
+            con.execute("INSERT INTO eval_judgment BY NAME SELECT * FROM __rcaeval_judgments")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+    finally:
+        con.unregister("__rcaeval_judgments")
+
+
+def judgments_frame(frames: JudgeFrames) -> pl.DataFrame:
+    """The per-case summary returned by the judging API."""
+    cols = [
+        "run_id", "case_id", "case_type", "verdict", "subtype", "score", "raw_score",
+        "hard_gate", "contract", "execution_contract", "workflow", "evidence_collection",
+        "critical_evidence", "evidence_routing", "diagnosis", "reason",
+    ]
+    return frames.judgments.select([c for c in cols if c in frames.judgments.columns])

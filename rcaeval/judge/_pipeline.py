@@ -1,0 +1,256 @@
+"""Run the judge's SQL: facts -> checks -> buckets -> scores -> verdicts, for every judged
+(run, case) at once. Python only sequences the SQL files of ``queries/`` and binds the
+per-detector regexes; all bucket logic is in SQL.
+
+Inputs already in the database: ``raw_*`` (extraction), ``case_meta`` and the ``rule_*``
+tables (see :mod:`rcaeval.judge._load`). The judged set is ``keys`` (default: every
+``case_meta`` row). Intermediate results are TEMP tables/views named ``j_*``, ``fx_*``,
+``bk_*`` on the connection, so they can be inspected after a run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+from rcaeval._paths import queries_dir, read_query
+from rcaeval.errors import InputError
+from rcaeval.judge._negation import CLAUSE_BREAK, NEVER_MATCHES
+from rcaeval.judge._profiles import load_profiles, profile_tables
+from rcaeval.judge._rules import BUCKETS
+
+CAUSAL_CUE = (
+    r"(?i)\broot[\s-]*caus|\bcaused\s+by\b|\bprimary\s+cause\b|\bwas\s+due\s+to\b|"
+    r"\btriggered\s+by\b|根因|根本原因|导致"
+)
+"""A sentence asserting a cause (root_cause detector scope, docs/registry.md)."""
+
+STAGE1_FILES = (
+    "facts/catalog.sql",
+    "facts/files.sql",
+    "facts/trace.sql",
+    "facts/evidence.sql",
+    "facts/analysis.sql",
+    "facts/detector_hits.sql",
+    "facts/output.sql",
+    "facts/base.sql",
+)
+BUCKET_FILES = tuple(f"buckets/{b}.sql" for b in BUCKETS)
+
+FACT_COLS = (
+    "run_id, case_id, fact, value, detail, evidence_file, evidence_path, evidence_line, "
+    "evidence_excerpt"
+)
+CHECK_COLS = (
+    "run_id, case_id, bucket, check_id, kind, required, soft, weight, ord, passed, reason, "
+    "evidence_file, evidence_path, evidence_line, evidence_excerpt"
+)
+BUCKET_COLS = "run_id, case_id, bucket, status, reason, frac, frac_hard, frac_supporting"
+KEYS_SCHEMA = pa.schema([("run_id", pa.string()), ("case_id", pa.string())])
+
+
+@dataclass(frozen=True)
+class JudgeFrames:
+    """What one judging pass produced (polars, deterministically ordered)."""
+
+    judgments: pl.DataFrame
+    buckets: pl.DataFrame
+    checks: pl.DataFrame
+    facts: pl.DataFrame
+    scope: pl.DataFrame
+
+
+def sql_digest() -> str:
+    """sha256 (16 hex) over the judge's SQL files: changes whenever judging logic does."""
+    h = hashlib.sha256()
+    root = queries_dir()
+    for sub in ("rules", "facts", "judge", "buckets"):
+        for path in sorted((root / sub).glob("*.sql")):
+            h.update(f"{sub}/{path.name}\n".encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _run(con: duckdb.DuckDBPyConnection, rel: str, params: dict[str, Any] | None = None) -> None:
+    try:
+        if params is None:
+            con.execute(read_query(rel))
+        else:
+            con.execute(read_query(rel), params)
+    except duckdb.Error as exc:
+        raise RuntimeError(f"judge SQL {rel} failed: {exc}") from exc
+
+
+def _set_keys(con: duckdb.DuckDBPyConnection, keys: Any) -> None:
+    if keys is None:
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE j_keys AS "
+            "SELECT DISTINCT run_id, case_id FROM case_meta"
+        )
+        return
+    if isinstance(keys, pl.DataFrame):
+        table = keys.select("run_id", "case_id").to_arrow().cast(KEYS_SCHEMA)
+    elif isinstance(keys, pa.Table):
+        table = keys.select(["run_id", "case_id"]).cast(KEYS_SCHEMA)
+    else:
+        pairs = list(keys)
+        table = pa.table(
+            {"run_id": [p[0] for p in pairs], "case_id": [p[1] for p in pairs]},
+            schema=KEYS_SCHEMA,
+        )
+    con.register("__j_keys_in", table)
+    try:
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE j_keys AS "
+            "SELECT DISTINCT run_id, case_id FROM __j_keys_in"
+        )
+    finally:
+        con.unregister("__j_keys_in")
+
+
+def _check_scope(con: duckdb.DuckDBPyConnection, profiles: dict[str, Any]) -> None:
+    missing = con.execute(
+        "SELECT k.run_id, k.case_id FROM j_keys k ANTI JOIN case_meta m "
+        "ON m.run_id = k.run_id AND m.case_id = k.case_id ORDER BY ALL LIMIT 5"
+    ).fetchall()
+    if missing:
+        raise InputError(f"no case_meta row for {missing} (fill it before judging)")
+    no_rules = con.execute(
+        "SELECT k.case_id, k.rules_hash FROM j_scope k ANTI JOIN rule_bucket_param p "
+        "ON p.case_id = k.case_id AND p.rules_hash = k.rules_hash ORDER BY ALL LIMIT 5"
+    ).fetchall()
+    if no_rules:
+        raise InputError(f"no rule rows loaded for (case_id, rules_hash) {no_rules}")
+    unknown = [
+        r[0]
+        for r in con.execute("SELECT DISTINCT scoring_profile FROM j_scope ORDER BY 1").fetchall()
+        if r[0] not in profiles
+    ]
+    if unknown:
+        raise InputError(
+            f"unknown scoring profile(s) {unknown}; known: {sorted(profiles)}",
+            file="rcaeval/judge/profiles.yaml",
+        )
+
+
+def _load_profiles(con: duckdb.DuckDBPyConnection, profiles: dict[str, Any]) -> None:
+    maxima, band = profile_tables(profiles)
+    for name, table in (("j_profile", maxima), ("j_band", band)):
+        con.register("__j_in", table)
+        try:
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM __j_in")
+        finally:
+            con.unregister("__j_in")
+
+
+def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
+    """One detector_match.sql query per distinct compiled pattern set (rule_detector
+    .pattern_key) among the judged cases: a loop over rules, never over runs."""
+    rows = con.execute(
+        "SELECT r.pattern_key, any_value(r.scope), any_value(r.any_regex), "
+        "any_value(r.all_regexes), any_value(r.negation), any_value(r.neg_pre_regex), "
+        "any_value(r.neg_post_regex) "
+        "FROM rule_detector r JOIN (SELECT DISTINCT case_id, rules_hash FROM j_scope) k "
+        "ON k.case_id = r.case_id AND k.rules_hash = r.rules_hash "
+        "GROUP BY r.pattern_key ORDER BY r.pattern_key"
+    ).fetchall()
+    for key, scope, any_re, all_re, negation, pre, post in rows:
+        _run(con, "facts/detector_match.sql", {
+            "pattern_key": key, "scope": scope, "any_regex": any_re,
+            "all_regexes": list(all_re or []),
+            "neg_pre": pre if negation and pre else NEVER_MATCHES,
+            "neg_post": post if negation and post else NEVER_MATCHES,
+            "clause_break": CLAUSE_BREAK, "causal_cue": CAUSAL_CUE,
+        })
+
+
+def run_judge_sql(
+    con: duckdb.DuckDBPyConnection,
+    keys: Any = None,
+    *,
+    profiles: dict[str, Any] | None = None,
+) -> JudgeFrames:
+    """Judge ``keys`` (``(run_id, case_id)`` pairs, a frame with those columns, or ``None``
+    for every ``case_meta`` row) from what is in the database; return the frames. Writes
+    nothing outside TEMP objects (see :func:`rcaeval.judge.write_results`)."""
+    profiles = profiles if profiles is not None else load_profiles()
+    con.execute("SET TimeZone = 'UTC'")
+    _set_keys(con, keys)
+    _run(con, "rules/scope.sql")
+    _check_scope(con, profiles)
+    _load_profiles(con, profiles)
+
+    for rel in STAGE1_FILES:
+        _run(con, rel)
+    _run_detectors(con)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE j_fact AS SELECT {FACT_COLS} FROM fact_base")
+    _run(con, "facts/derived.sql")
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE j_fact2 AS SELECT {FACT_COLS} FROM fact_derived"
+    )
+    con.execute("INSERT INTO j_fact SELECT * FROM j_fact2")
+    _run(con, "facts/methods.sql")
+    con.execute("CREATE OR REPLACE TEMP TABLE j_method AS SELECT * FROM method_eval")
+    _run(con, "judge/conditions.sql")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE j_wf_check AS "
+        "SELECT * FROM check_eval WHERE bucket = 'workflow'"
+    )
+    _run(con, "facts/contract.sql")
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE j_fact3 AS SELECT {FACT_COLS} FROM fact_contract"
+    )
+    con.execute("INSERT INTO j_fact SELECT * FROM j_fact3")
+    con.execute("CREATE OR REPLACE TEMP TABLE j_check_eval AS SELECT * FROM check_eval")
+
+    for rel in BUCKET_FILES:
+        _run(con, rel)
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE j_check AS "
+        + " UNION ALL ".join(f"SELECT {CHECK_COLS} FROM bk_{b}_check" for b in BUCKETS)
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE j_bucket AS "
+        + " UNION ALL ".join(f"SELECT {BUCKET_COLS} FROM bk_{b}" for b in BUCKETS)
+    )
+    return score_and_verdict(con)
+
+
+def score_and_verdict(con: duckdb.DuckDBPyConnection) -> JudgeFrames:
+    """Scores, verdicts and banding over ``j_bucket`` / ``j_scope`` / ``j_profile`` /
+    ``j_band`` (already on the connection); returns every frame."""
+    _run(con, "judge/scores.sql")
+    _run(con, "judge/verdict.sql")
+    con.execute("CREATE OR REPLACE TEMP TABLE j_bucket_scored AS SELECT * FROM bucket_scored")
+    con.execute("CREATE OR REPLACE TEMP TABLE j_verdict AS SELECT * FROM verdict")
+    order = (
+        "list_position(['contract', 'workflow', 'execution_contract', 'evidence_collection', "
+        "'critical_evidence', 'evidence_routing', 'diagnosis'], bucket)"
+    )
+    judgments = con.sql("SELECT * FROM j_verdict ORDER BY run_id, case_id").pl()
+    buckets = con.sql(f"SELECT * FROM j_bucket_scored ORDER BY run_id, case_id, {order}").pl()
+    has_checks = con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'j_check' AND temporary"
+    ).fetchall()[0][0]
+    checks = (
+        con.sql(f"SELECT * FROM j_check ORDER BY run_id, case_id, {order}, ord, check_id").pl()
+        if has_checks
+        else pl.DataFrame()
+    )
+    has_facts = con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'j_fact' AND temporary"
+    ).fetchall()[0][0]
+    facts = (
+        con.sql("SELECT * FROM j_fact ORDER BY run_id, case_id, fact").pl()
+        if has_facts
+        else pl.DataFrame()
+    )
+    scope = con.sql("SELECT * FROM j_scope ORDER BY run_id, case_id").pl()
+    return JudgeFrames(
+        judgments=judgments, buckets=buckets, checks=checks, facts=facts, scope=scope
+    )
