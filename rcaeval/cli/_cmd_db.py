@@ -111,7 +111,7 @@ def register(app: typer.Typer) -> None:
         ) as s:
             pending = s.pending_migrations()
             size = s.path.stat().st_size if s.path is not None and s.path.exists() else None
-            _out.print(f"store:          {s.label}", highlight=False)
+            _out.print(f"store:          {s.label}", highlight=False, soft_wrap=True)
             if size is not None:
                 _out.print(f"size:           {size:,} bytes", highlight=False)
             _out.print(f"schema version: {s.schema_version}", highlight=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from conftest import (
+from judge_kit import (
     CASE,
     bucket,
     check,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import CASE, check, fact, healthy_rows, judge_rows, judge_spec, verdict
+from judge_kit import CASE, check, fact, healthy_rows, judge_rows, judge_spec, verdict
 
 PANIC = r"tikv\S*\s+(?:node\s+|store\s+)?(?:panic|crash)"
 
@@ -57,7 +57,7 @@ def _rows_for(run_id: str, sentences: list[tuple[str, str, str]]):
 
 @pytest.fixture(scope="module")
 def frames():
-    from conftest import make_db
+    from judge_kit import make_db
 
     merged: dict[str, list] = {}
     for run_id, (sentences, _) in CASES.items():

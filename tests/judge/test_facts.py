@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import (
+from judge_kit import (
     CASE,
     RUN,
     check,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import orjson
-from conftest import CASE, RUN, healthy_rows, judge_spec, make_db, setup_case
+from judge_kit import CASE, RUN, healthy_rows, judge_spec, make_db, setup_case
 from rich.console import Console
 
 from rcaeval.judge import (
@@ -90,7 +90,7 @@ def test_new_rules_hash_coexists_and_case_meta_picks_the_version(db):
     def mutate(raw):
         raw["judge"]["critical_evidence"]["checks"][0]["all_of"][0]["keywords"] = ["oom"]
 
-    from conftest import CASE_DOC
+    from judge_kit import CASE_DOC
 
     from rcaeval.judge import CaseRules, register_cases
 

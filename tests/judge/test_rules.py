@@ -7,7 +7,7 @@ import re
 
 import duckdb
 import pytest
-from conftest import CASE, judge_spec
+from judge_kit import CASE, judge_spec
 
 from rcaeval.errors import InputError
 from rcaeval.judge import (
@@ -238,7 +238,7 @@ def test_profile_validation():
 
 
 def test_load_rules_names_a_pattern_re2_rejects():
-    from conftest import make_db
+    from judge_kit import make_db
 
     from rcaeval.judge import load_rules
 

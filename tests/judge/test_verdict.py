@@ -7,7 +7,7 @@ import itertools
 
 import pyarrow as pa
 import pytest
-from conftest import make_db
+from judge_kit import make_db
 
 from rcaeval.judge import load_profiles, score_and_verdict
 from rcaeval.judge._pipeline import _load_profiles

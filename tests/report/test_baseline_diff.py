@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 import polars as pl
 import pytest
-from conftest import BASE_CASES, Env, add_run, write_registry
+from report_kit import BASE_CASES, Env, add_run, write_registry
 
 from rcaeval.errors import GateFailed, NotFoundError
 from rcaeval.report import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 import yaml
-from conftest import BASE_CASES, SUITE, Env, add_run, write_audit, write_registry
+from report_kit import BASE_CASES, SUITE, Env, add_run, write_audit, write_registry
 
 from rcaeval.errors import InputError
 from rcaeval.registry import BaselineSpec, validate_registry

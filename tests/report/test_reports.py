@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import BASE_CASES, WORSE_CASES, Env, add_run
+from report_kit import BASE_CASES, WORSE_CASES, Env, add_run
 
 from rcaeval.errors import NotFoundError
 from rcaeval.report import promote_baseline, write_reports

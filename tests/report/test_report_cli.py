@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Env
+from report_kit import Env
 
 from rcaeval.cli import main
 
@@ -54,7 +54,7 @@ def test_promote_diff_cycle(env: Env, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_promote_cli_refusal_exits_3(env: Env, capsys: pytest.CaptureFixture[str]) -> None:
-    from conftest import BASE_CASES, add_run
+    from report_kit import BASE_CASES, add_run
 
     add_run(env.store, "running-1", BASE_CASES, status="running")
     assert main(["baseline", "promote", "running-1", *_close(env)]) == 3
