@@ -13,6 +13,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from rcaeval._paths import read_query
 from rcaeval.errors import InputError
 from rcaeval.judge._load import (
     case_fields,
@@ -149,23 +150,7 @@ def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
             "WHERE NOT EXISTS (SELECT 1 FROM eval_runs WHERE run_id = $r)",
             {"r": run_id, "a": str(audit_root), "v": JUDGE_VERSION},
         )
-    con.execute("""
-        INSERT INTO eval_case_runs (run_id, case_id, status, attempts, workspace_id, audit_path,
-                                    input_tokens, output_tokens, cache_read_tokens,
-                                    cache_write_tokens, cost_usd)
-        SELECT k.run_id, k.case_id, 'judged', 1, k.workspace_id, k.case_dir,
-               max(j.value_num) FILTER (WHERE j.path = '$.usage.input_tokens')::BIGINT,
-               max(j.value_num) FILTER (WHERE j.path = '$.usage.output_tokens')::BIGINT,
-               max(j.value_num) FILTER (WHERE j.path = '$.usage.cache_read_tokens')::BIGINT,
-               max(j.value_num) FILTER (WHERE j.path = '$.usage.cache_write_tokens')::BIGINT,
-               max(j.value_num) FILTER (WHERE j.path = '$.usage.cost_usd')
-        FROM j_scope AS k
-        LEFT JOIN raw_json AS j ON j.run_id = k.run_id AND j.case_id = k.case_id
-                               AND j.file = 'manifest.json' AND starts_with(j.path, '$.usage.')
-        WHERE NOT EXISTS (SELECT 1 FROM eval_case_runs AS c
-                          WHERE c.run_id = k.run_id AND c.case_id = k.case_id)
-        GROUP BY k.run_id, k.case_id, k.workspace_id, k.case_dir
-    """)
+    con.execute(read_query("judge/record_case_runs.sql"))
 
 
 def judge_audit(
