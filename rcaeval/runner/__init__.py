@@ -45,3 +45,20 @@ __all__ = [
     "parse_env_args",
     "to_run_case",
 ]
+
+# The run loop (docs/running.md).
+from rcaeval.runner._loop import CaseResult, RunInterrupted, RunSummary, run_suite  # noqa: E402
+from rcaeval.runner._progress import RunProgress  # noqa: E402
+from rcaeval.runner._resume import agent_config, agent_hash, drop_run, new_run_id  # noqa: E402
+
+__all__ += [
+    "CaseResult",
+    "RunInterrupted",
+    "RunProgress",
+    "RunSummary",
+    "agent_config",
+    "agent_hash",
+    "drop_run",
+    "new_run_id",
+    "run_suite",
+]

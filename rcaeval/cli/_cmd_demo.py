@@ -1,0 +1,121 @@
+"""`rcaeval demo`: the README's main job on the bundled sample (docs/running.md).
+
+Runs the `smoke` suite twice through the real run loop — the recorded thorough agent
+(`replay:thorough`) and the example ACP agent as a subprocess — judges the six recorded
+behaviours of `data/recorded/`, writes every run's reports and prints a compact summary.
+The demo's run ids are fixed (`demo-thorough`, `demo-example-acp`, `rec-<behaviour>`), so
+re-running it replaces the previous demo's rows and audit dirs instead of piling up runs.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+SUITE = "smoke"
+
+
+def demo_agents() -> list[tuple[str, str, str]]:
+    """(run id, agent spec, label) of the demo's runner runs."""
+    acp = f"acp:{shlex.quote(sys.executable)} -m rcaeval.runner.example_agent"
+    return [("demo-thorough", "replay:thorough", "replay:thorough (runner)"),
+            ("demo-example-acp", acp, "example ACP agent (runner)")]
+
+
+def _matrix(store: Any, labels: dict[str, str]) -> Table:
+    from rcaeval.runner._resume import q
+
+    rows = store.con.execute(q("demo_matrix"), {"runs": list(labels)}).fetchall()
+    types = sorted({r[1] for r in rows})
+    cells: dict[tuple[str, str], str] = {(r[0], r[1]): f"{r[2]}/{r[3]}/{r[4]}" for r in rows}
+    table = Table(title="verdicts per behaviour x case_type (cells: pass/fail/invalid)",
+                  title_justify="left")
+    table.add_column("behaviour", no_wrap=True)
+    for t in types:
+        table.add_column(t, justify="right", no_wrap=True)
+    for run_id, label in labels.items():
+        table.add_row(label, *[cells.get((run_id, t), "-") for t in types])
+    return table
+
+
+def _counts(store: Any, run_id: str) -> str:
+    rows = dict(store.con.execute(
+        "SELECT verdict, count(*) FROM eval_judgment WHERE run_id = $r GROUP BY ALL",
+        {"r": run_id}).fetchall())
+    return ", ".join(f"{rows.get(v, 0)} {v}" for v in ("pass", "fail", "invalid"))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("demo")
+    def demo(
+        db: Annotated[Path | None, typer.Option(
+            "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb).",
+            show_default=False)] = None,
+        out: Annotated[Path | None, typer.Option(
+            "--out", help="Audit dirs and reports (default: <data>/eval_audits).",
+            show_default=False)] = None,
+        registry: Annotated[Path | None, typer.Option(
+            "--registry", help="Registry dir (default: $RCAEVAL_REGISTRY, else "
+            "<data>/registry).", show_default=False)] = None,
+        progress: Annotated[bool, typer.Option(
+            "--progress/--no-progress", help="Live progress bars (only on a terminal).")
+        ] = True,
+    ) -> None:
+        """Run the smoke suite with two agents, judge the recorded behaviours, report."""
+        from rcaeval._paths import data_dir, registry_dir
+        from rcaeval.cli._cmd_run import wide_console
+        from rcaeval.judge import judge_audit
+        from rcaeval.report import write_reports
+        from rcaeval.runner import drop_run, run_suite
+        from rcaeval.store import connect
+
+        console = wide_console()
+        audits = out or data_dir() / "eval_audits"
+        reg = registry or registry_dir()
+        recorded = data_dir() / "recorded"
+        t0 = time.monotonic()
+        labels: dict[str, str] = {}
+        reports: dict[str, Path] = {}
+        with connect(db) as store:
+            for run_id, spec, label in demo_agents():
+                drop_run(store, run_id, audits)
+                console.print(f"running suite {SUITE} with {label}: {spec}", highlight=False)
+                summary = run_suite(store, SUITE, spec, registry_root=reg, audit_root=audits,
+                                    run_id=run_id, progress=progress)
+                labels[run_id] = label
+                if summary.reports:
+                    reports[run_id] = summary.reports[0]
+            console.print(f"judging the recorded behaviours in {recorded}", highlight=False)
+            frame = judge_audit(store, recorded, reg, out_dir=audits, progress=False)
+            for run_id in sorted(frame["run_id"].unique().to_list()):
+                labels[run_id] = run_id.removeprefix("rec-") + " (recorded)"
+                reports[run_id] = write_reports(store, run_id, audits / run_id,
+                                                registry_root=reg)[0]
+            console.print()
+            for run_id, label in labels.items():
+                console.print(f"{run_id:<22} {_counts(store, run_id):<32} {label}",
+                              highlight=False)
+            console.print()
+            console.print(_matrix(store, labels))
+            db_path = store.label
+        console.print(f"\nstore:   {db_path}", highlight=False, soft_wrap=True)
+        console.print(f"reports: {audits}/<run_id>/report.txt, report_detail.txt "
+                      f"(e.g. {reports.get('demo-thorough', audits)})",
+                      highlight=False, soft_wrap=True)
+        console.print(f"done in {time.monotonic() - t0:.1f}s\n", highlight=False)
+        db_opt = f" --db {shlex.quote(db_path)}"
+        console.print("explore:", highlight=False)
+        for line in (
+            f"rcaeval explain rec-misdiagnosis tikv-panic-restart-001{db_opt}",
+            "rcaeval db sql \"SELECT run_id, verdict, count(*) AS n FROM eval_judgment "
+            f"GROUP BY ALL ORDER BY ALL\"{db_opt}",
+            "python -c \"import rcaeval.store as st; s = st.connect("
+            f"{db_path!r}, read_only=True); print(s.judgments(run_id='demo-example-acp'))\"",
+        ):
+            console.print(f"  {line}", highlight=False, markup=False, soft_wrap=True)

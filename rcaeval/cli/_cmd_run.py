@@ -1,0 +1,161 @@
+"""`rcaeval run --suite SUITE --agent SPEC`: run a suite against an agent, judge each case as
+it finishes, write the reports; `--resume RUN_ID` finishes an interrupted run
+(docs/running.md). Exit 0 when the run completed (verdicts are results), 4 on a baseline
+regression with `--baseline-diff`, 130 when interrupted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+_STYLE = {"pass": "green", "fail": "red", "invalid": "magenta", "errored": "yellow",
+          "timed_out": "yellow"}
+
+
+def summary_table(summary: Any) -> Table:
+    """One row per case: status, verdict, subtype, score, attempts, duration, note."""
+    table = Table(title=f"run {summary.run_id} ({summary.suite_id} {summary.suite_version}, "
+                  f"{summary.status})", title_justify="left")
+    for col, justify in (("case", "left"), ("type", "left"), ("status", "left"),
+                         ("verdict", "left"), ("subtype", "left"), ("score", "right"),
+                         ("tries", "right"), ("time", "right")):
+        table.add_column(col, justify=justify, no_wrap=True)
+    table.add_column("note", overflow="fold")
+    reused = set(summary.reused)
+    for c in summary.cases:
+        style = _STYLE.get(c.outcome, "white")
+        notes = [n for n in ("quarantined" if c.quarantined else "",
+                             "kept from before resume" if c.case_id in reused else "",
+                             c.error or "") if n]
+        table.add_row(
+            c.case_id, c.case_type or "-", c.status,
+            f"[{style}]{c.verdict or '-'}[/]", c.subtype or "-",
+            "-" if c.score is None else f"{c.score:.2f}",
+            "-" if c.attempts is None else str(c.attempts),
+            "-" if c.duration_s is None else f"{c.duration_s:.1f}s",
+            _one_line("; ".join(notes)))
+    return table
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def wide_console() -> Console:
+    """stdout console at least 140 columns wide, so case ids are never folded in logs."""
+    return Console(width=max(Console().width, 140))
+
+
+def counts_line(summary: Any) -> str:
+    counts = summary.counts()
+    return f"{len(summary.cases)} case(s): " + ", ".join(f"{k} {v}" for k, v in counts.items())
+
+
+def print_summary(console: Console, summary: Any) -> None:
+    console.print(summary_table(summary))
+    console.print(counts_line(summary), highlight=False)
+    if summary.reports:
+        for path in summary.reports:
+            console.print(f"report: {path}", highlight=False, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run(
+        suite: Annotated[str, typer.Option("--suite", help="Suite id (suites/<id>.yaml).")],
+        agent: Annotated[str, typer.Option(
+            "--agent", help="replay:<behaviour> | command:<cmdline> | acp:<cmdline> "
+            "(docs/agents.md).")],
+        registry: Annotated[Path | None, typer.Option(
+            "--registry", help="Registry dir (default: $RCAEVAL_REGISTRY, else "
+            "<data>/registry).", show_default=False)] = None,
+        db: Annotated[Path | None, typer.Option(
+            "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb).",
+            show_default=False)] = None,
+        audit_root: Annotated[Path | None, typer.Option(
+            "--audit-root", help="Audit dirs go to AUDIT_ROOT/<run_id>/<case_id>/ (default: "
+            "<data>/eval_audits; a resumed run keeps its own).", show_default=False)] = None,
+        workspace_root: Annotated[Path | None, typer.Option(
+            "--workspace-root", help="Where fresh workspaces are made (default: a temporary "
+            "dir, removed afterwards).", show_default=False)] = None,
+        jobs: Annotated[int | None, typer.Option(
+            "--jobs", "-j", min=1, help="Cases in parallel (default: the suite's "
+            "execution.jobs).", show_default=False)] = None,
+        timeout: Annotated[float | None, typer.Option(
+            "--timeout", min=0.001, help="Per-case wall clock in seconds (default: the suite's "
+            "case_timeout_s; a case's own execution.timeout_s wins).", show_default=False)
+        ] = None,
+        turn_timeout: Annotated[float | None, typer.Option(
+            "--turn-timeout", min=0.001, help="Per prompt turn in seconds (default: the "
+            "suite's turn_timeout_s).", show_default=False)] = None,
+        retries: Annotated[int | None, typer.Option(
+            "--retries", min=0, help="Retries for infrastructure errors only (default: the "
+            "suite's max_infra_retries).", show_default=False)] = None,
+        run_id: Annotated[str | None, typer.Option(
+            "--run-id", help="Run id (default: <suite>-<UTC yyyymmddThhmmss>-<6 hex>).",
+            show_default=False)] = None,
+        resume: Annotated[str | None, typer.Option(
+            "--resume", help="Finish the interrupted run RUN_ID (same suite and agent "
+            "configuration) without re-running finished cases.", show_default=False)] = None,
+        cases: Annotated[list[str] | None, typer.Option(
+            "--case", help="Run only this case (repeatable).", show_default=False)] = None,
+        agent_env: Annotated[list[str] | None, typer.Option(
+            "--agent-env", help="KEY=VALUE for the agent's environment, or KEY to pass the "
+            "runner's own value (repeatable).", show_default=False)] = None,
+        baseline_diff: Annotated[bool, typer.Option(
+            "--baseline-diff/--no-baseline-diff", help="Compare the run with the suite's "
+            "baseline afterwards; exit 4 on a regression.")] = False,
+        progress: Annotated[bool, typer.Option(
+            "--progress/--no-progress", help="Live progress bar (only on a terminal).")] = True,
+    ) -> None:
+        """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
+        from rcaeval.errors import InputError
+        from rcaeval.runner import RunInterrupted, parse_env_args, run_suite
+        from rcaeval.store import connect
+
+        if resume and run_id and resume != run_id:
+            raise InputError("--run-id and --resume name different runs", field="--resume")
+        env = parse_env_args(agent_env or [])
+        console = wide_console()
+        store = connect(db)
+        try:
+            try:
+                summary = run_suite(
+                    store, suite, agent, registry_root=registry, audit_root=audit_root,
+                    workspace_root=workspace_root, jobs=jobs, case_timeout_s=timeout,
+                    turn_timeout_s=turn_timeout, max_infra_retries=retries,
+                    run_id=resume or run_id, resume=resume is not None, case_ids=cases or None,
+                    agent_env=env, progress=progress)
+            except RunInterrupted as exc:
+                print_summary(console, exc.summary)
+                console.print(f"interrupted: resume with --resume {exc.summary.run_id}",
+                              highlight=False)
+                raise typer.Exit(130) from None
+            print_summary(console, summary)
+            console.print(f"store: {store.label}", highlight=False, soft_wrap=True)
+            if baseline_diff:
+                _baseline_gate(console, store, summary.run_id, registry)
+        finally:
+            store.close()
+
+
+def _baseline_gate(console: Console, store: Any, run_id: str, registry: Path | None) -> None:
+    """Print the baseline diff; exit 4 on a regression. No baseline: a warning, exit 0."""
+    from rcaeval.cli import err_console
+    from rcaeval.errors import NotFoundError
+    from rcaeval.report import diff_against_baseline, render_diff
+
+    try:
+        diff = diff_against_baseline(store, run_id, registry)
+    except NotFoundError as exc:
+        err_console.print(f"[yellow]warning:[/yellow] no baseline comparison: {exc}",
+                          highlight=False)
+        return
+    console.print(render_diff(diff, "text"), end="", highlight=False, markup=False)
+    if diff.gate_failed:
+        raise typer.Exit(4)

@@ -1,0 +1,412 @@
+"""The run loop: a suite's cases through an agent, each judged and committed as it finishes.
+
+Worker threads call :func:`rcaeval.runner.execute_case` (agents are subprocesses, so threads
+suffice); only the main thread touches the store. Per case the main thread extracts and
+judges the audit dir, then writes the case's final ``eval_case_runs`` row: that update is the
+case's commit point, so a run killed at any moment resumes cleanly (docs/running.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import queue
+import shutil
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from rcaeval._paths import data_dir, registry_dir
+from rcaeval.errors import InputError, NotFoundError
+from rcaeval.runner._acp_client import now_iso
+from rcaeval.runner._agents import AgentAdapter, AgentOutcome, parse_agent_spec
+from rcaeval.runner._case import to_run_case
+from rcaeval.runner._execute import execute_case
+from rcaeval.runner._proc import kill_group
+from rcaeval.runner._progress import RunProgress, outcome_of
+from rcaeval.runner._resume import (
+    Done,
+    agent_config,
+    agent_hash,
+    create_run,
+    new_run_id,
+    persist_cases,
+    plan_resume,
+    problems_text,
+    q,
+    reset_cases,
+)
+
+STOP_GRACE_S = 15.0
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """One case of a run as the summary shows it."""
+
+    case_id: str
+    status: str
+    verdict: str | None
+    subtype: str | None
+    score: float | None
+    attempts: int | None
+    duration_s: float | None
+    error: str | None
+    case_type: str | None
+    quarantined: bool = False
+
+    @property
+    def outcome(self) -> str:
+        return outcome_of(self.status, self.verdict)
+
+
+@dataclass
+class RunSummary:
+    """What :func:`run_suite` did. ``reused`` are cases a resume kept from before."""
+
+    run_id: str
+    suite_id: str
+    suite_version: str
+    agent_spec: str
+    agent_hash: str
+    status: str
+    audit_dir: Path
+    cases: list[CaseResult] = field(default_factory=list)
+    reports: tuple[Path, Path] | None = None
+    resumed: bool = False
+    reused: tuple[str, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(("pass", "fail", "invalid", "errored", "timed_out"), 0)
+        for c in self.cases:
+            out[c.outcome] = out.get(c.outcome, 0) + 1
+        return out
+
+    def frame(self) -> pl.DataFrame:
+        cols = ("case_id", "status", "verdict", "subtype", "score", "attempts", "duration_s",
+                "error", "case_type", "quarantined")
+        return pl.DataFrame([{k: getattr(c, k) for k in cols} for c in self.cases],
+                            schema={"case_id": pl.String, "status": pl.String,
+                                    "verdict": pl.String, "subtype": pl.String,
+                                    "score": pl.Float64, "attempts": pl.Int64,
+                                    "duration_s": pl.Float64, "error": pl.String,
+                                    "case_type": pl.String, "quarantined": pl.Boolean})
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C / SIGTERM stopped the run; it is marked ``interrupted`` (``summary``)."""
+
+    def __init__(self, summary: RunSummary) -> None:
+        super().__init__(f"run {summary.run_id} interrupted")
+        self.summary = summary
+
+
+# -- interrupts ----------------------------------------------------------------------------
+
+class _Interrupts:
+    """SIGINT/SIGTERM raise KeyboardInterrupt, except inside a critical section (a case's
+    judging and commit), where they are deferred to its end; ignored once stopping."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending = False
+        self.stopping = False
+        self._saved: dict[int, Any] = {}
+
+    def handler(self, signum: int, frame: Any) -> None:
+        if self.stopping:
+            return
+        if self.depth:
+            self.pending = True
+            return
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._saved[sig] = signal.signal(sig, self.handler)
+        try:
+            yield
+        finally:
+            for sig, old in self._saved.items():
+                signal.signal(sig, old)
+
+    @contextmanager
+    def critical(self) -> Iterator[None]:
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+        if not self.depth and self.pending and not self.stopping:
+            self.pending = False
+            raise KeyboardInterrupt
+
+
+def _agent_groups(ws_root: Path) -> list[int]:
+    """Process groups led by our direct children that are agents of this run: every agent
+    runs in its own session, with ``RCAEVAL_WORKSPACE`` under ``ws_root`` in its environment
+    (so a notebook kernel's other children are never touched)."""
+    me, out = os.getpid(), []
+    marker = b"RCAEVAL_WORKSPACE=" + str(ws_root).encode() + b"/"
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                data = fh.read()
+            rest = data[data.rfind(b")") + 2:].split()
+            if len(rest) < 3 or int(rest[1]) != me or int(rest[2]) != int(name):
+                continue
+            with open(f"/proc/{name}/environ", "rb") as fh:
+                env = fh.read().split(b"\0")
+        except OSError:
+            continue
+        if any(item.startswith(marker) for item in env):
+            out.append(int(name))
+    return out
+
+
+def _stop_agents(futures: Sequence[Future[Any]], ws_root: Path) -> None:
+    """Kill this run's agent process groups until the workers have returned (bounded)."""
+    deadline = time.monotonic() + STOP_GRACE_S
+    while time.monotonic() < deadline:
+        for pgid in _agent_groups(ws_root):
+            kill_group(pgid, grace_s=0.5)
+        if all(f.done() for f in futures):
+            return
+        time.sleep(0.05)
+
+
+class _Stoppable:
+    """Adapter wrapper: once the run stops, no new attempt (retry) starts an agent."""
+
+    def __init__(self, inner: AgentAdapter, stop: threading.Event) -> None:
+        self.inner, self.stop = inner, stop
+        self.name, self.spec = inner.name, inner.spec
+
+    def info(self) -> dict[str, Any]:
+        return self.inner.info()
+
+    def run_case(self, workspace: Any, *, timeout_s: float,
+                 turn_timeout_s: float | None = None) -> AgentOutcome:
+        if self.stop.is_set():
+            return AgentOutcome(status="errored", error="run interrupted",
+                                agent_info=self.inner.info())
+        return self.inner.run_case(workspace, timeout_s=timeout_s, turn_timeout_s=turn_timeout_s)
+
+
+# -- the loop ------------------------------------------------------------------------------
+
+def _select(suite: Any, case_ids: Sequence[str] | None) -> list[str]:
+    ids = suite.case_ids
+    if not case_ids:
+        return list(ids)
+    wanted = list(dict.fromkeys(case_ids))
+    unknown = [c for c in wanted if c not in ids]
+    if unknown:
+        raise NotFoundError(f"case(s) {', '.join(unknown)} not in suite {suite.suite_id!r}")
+    return [c for c in ids if c in wanted]
+
+
+def _summary(store: Any, run_id: str, suite: Any, base: dict[str, Any]) -> RunSummary:
+    quarantined = {c.id for c in suite.cases if c.status == "quarantined"}
+    rows = store.con.execute(q("summary"), {"run_id": run_id}).fetchall()
+    cases = [CaseResult(case_id=r[0], status=r[1], attempts=r[2], duration_s=r[3], error=r[4],
+                        verdict=r[9], subtype=r[10], score=r[11], case_type=r[12],
+                        quarantined=r[0] in quarantined) for r in rows]
+    return RunSummary(cases=cases, **base)
+
+
+def _drain(store: Any, run_id: str, cases: Mapping[str, Any], events: queue.Queue[Any],
+           remaining: int, bar: RunProgress, guard: _Interrupts) -> None:
+    """Main-thread loop: mark started cases running; judge and commit finished ones (every
+    case finished since the last pass, in one judging pass) until ``remaining`` are done."""
+    while remaining:
+        try:
+            batch = [events.get(timeout=0.2)]
+        except queue.Empty:
+            continue
+        while True:
+            try:
+                batch.append(events.get_nowait())
+            except queue.Empty:
+                break
+        with guard.critical():
+            started = [e for e in batch if e[0] == "started"]
+            if started:
+                with store.transaction():
+                    for _, cid, ts in started:
+                        store.con.execute(q("mark_running"), {
+                            "run_id": run_id, "case_id": cid, "started_at": ts})
+            finished = [e[1] for e in batch if e[0] == "done"]
+            if finished:
+                for _cid, outcome in persist_cases(store, run_id, cases, finished):
+                    bar.record(outcome)
+                remaining -= len(finished)
+
+
+def run_suite(
+    store: Any,
+    suite_id: str,
+    agent_spec: str,
+    *,
+    registry_root: str | Path | None = None,
+    audit_root: str | Path | None = None,
+    workspace_root: str | Path | None = None,
+    jobs: int | None = None,
+    case_timeout_s: float | None = None,
+    max_infra_retries: int | None = None,
+    turn_timeout_s: float | None = None,
+    run_id: str | None = None,
+    resume: bool = False,
+    case_ids: Sequence[str] | None = None,
+    agent_env: Mapping[str, str | None] | None = None,
+    progress: bool = True,
+    reports: bool = True,
+) -> RunSummary:
+    """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
+
+    Every case (quarantined ones too) runs in a fresh workspace, ``jobs`` at a time (default:
+    the suite's execution policy, like the timeouts and retries); as each finishes it is
+    judged and committed. ``resume=True`` continues run ``run_id``: finished cases are kept,
+    the rest re-run. Ends with ``report.txt`` / ``report_detail.txt`` in
+    ``<audit_root>/<run_id>/``. Ctrl-C or SIGTERM marks the run ``interrupted`` and raises
+    :class:`RunInterrupted` (a ``KeyboardInterrupt``) carrying the summary.
+    """
+    from rcaeval.judge import JUDGE_VERSION
+    from rcaeval.registry import iter_suite_cases, load_suite
+
+    root = Path(registry_root) if registry_root is not None else registry_dir()
+    suite = load_suite(root, suite_id)
+    policy = suite.execution
+    jobs = jobs or policy.jobs
+    if jobs < 1:
+        raise InputError(f"jobs must be at least 1, got {jobs}", field="--jobs")
+    explicit_timeout = float(case_timeout_s) if case_timeout_s else None
+    timeout = explicit_timeout or float(policy.case_timeout_s)
+    turn_timeout = float(turn_timeout_s or policy.turn_timeout_s)
+    retries = policy.max_infra_retries if max_infra_retries is None else max_infra_retries
+    adapter = parse_agent_spec(agent_spec, env=agent_env)
+    config = agent_config(agent_spec, agent_env, case_timeout_s=explicit_timeout,
+                          turn_timeout_s=turn_timeout)
+    given_root = Path(audit_root) if audit_root is not None else None
+
+    reused: tuple[str, ...] = ()
+    if resume:
+        if not run_id:
+            raise InputError("resume needs the run id to resume", field="--resume")
+        plan = plan_resume(store, run_id, suite_id=suite_id, suite_version=suite.version,
+                           config=config, audit_root=given_root)
+        if case_ids and set(case_ids) != set(plan.done + plan.todo):
+            raise InputError("--case cannot change the cases of a resumed run (it keeps the "
+                             "cases it started with)", field="--case")
+        audits = plan.audit_root
+        todo, reused = list(plan.todo), plan.done
+        reset_cases(store, run_id, todo, audits / run_id)
+    else:
+        todo = _select(suite, case_ids)
+        run_id = run_id or new_run_id(suite_id)
+        audits = given_root or data_dir() / "eval_audits"
+        create_run(store, run_id, suite_id=suite_id, suite_version=suite.version,
+                   agent_spec=agent_spec, config=config, audit_root=audits, case_ids=todo,
+                   judge_version=JUDGE_VERSION)
+    run_dir = audits / run_id
+    base = {"run_id": run_id, "suite_id": suite_id, "suite_version": suite.version,
+            "agent_spec": agent_spec, "agent_hash": agent_hash(config), "audit_dir": run_dir,
+            "resumed": resume, "reused": reused}
+
+    entries = {e.entry.id: e for e in iter_suite_cases(root, suite_id)}
+    own_ws = workspace_root is None
+    ws_root = (Path(tempfile.mkdtemp(prefix="rcaeval-ws-")) if own_ws
+               else Path(workspace_root)).resolve()
+    stop, events = threading.Event(), queue.Queue[Any]()
+    runner = _Stoppable(adapter, stop)
+    guard = _Interrupts()
+    futures: list[Future[Any]] = []
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="rcaeval-case")
+
+    def work(case_id: str, merged: Any) -> None:
+        if stop.is_set():
+            return
+        events.put(("started", case_id, now_iso()))
+        try:
+            rc = to_run_case(merged)
+            if explicit_timeout is not None:  # an explicit timeout beats the case's own
+                rc = dataclasses.replace(rc, timeout_s=None)
+            ex = execute_case(run_id, rc, runner, workspace_root=ws_root, audit_root=audits,
+                              timeout_s=timeout, turn_timeout_s=turn_timeout,
+                              max_infra_retries=retries)
+            events.put(("done", Done(case_id, execution=ex)))
+        except InputError as exc:
+            events.put(("done", Done(case_id, error=f"malformed case: {exc}")))
+        except BaseException as exc:  # noqa: BLE001 - reported as this case's error
+            events.put(("done", Done(case_id, error=f"runner error: {exc!r}")))
+
+    done_outcomes = [outcome_of(st, v) for st, v in store.con.execute(
+        q("outcomes"), {"run_id": run_id, "case_ids": list(reused)}).fetchall()]
+    bar = RunProgress(len(todo) + len(reused), title=suite_id, enabled=progress,
+                      done=done_outcomes)
+    cases: dict[str, Any] = {}
+    with guard.installed():
+        try:
+            with bar:
+                early: list[Done] = []
+                for cid in todo:
+                    entry = entries.get(cid)
+                    if entry is None:
+                        early.append(Done(cid, error=f"case no longer in suite {suite_id!r}"))
+                    elif entry.case is None:
+                        early.append(Done(cid, error=problems_text(entry.problems)))
+                    else:
+                        cases[cid] = entry.case
+                        futures.append(pool.submit(work, cid, entry.case))
+                if early:
+                    with guard.critical():
+                        for _cid, outcome in persist_cases(store, run_id, cases, early):
+                            bar.record(outcome)
+                _drain(store, run_id, cases, events, len(futures), bar, guard)
+                store.con.execute(q("finish_run"), {"run_id": run_id, "status": "completed"})
+        except KeyboardInterrupt:
+            guard.stopping = True
+            stop.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            _stop_agents(futures, ws_root / run_id)
+            store.con.execute(q("finish_run"), {"run_id": run_id, "status": "interrupted"})
+            summary = _summary(store, run_id, suite, {**base, "status": "interrupted"})
+            if reports:
+                try:
+                    summary.reports = _write_reports(store, run_id, run_dir, root)
+                except Exception:  # noqa: BLE001 - an interrupted run's reports are best effort
+                    summary.reports = None
+            raise RunInterrupted(summary) from None
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+            if own_ws:
+                shutil.rmtree(ws_root, ignore_errors=True)
+    summary = _summary(store, run_id, suite, {**base, "status": "completed"})
+    if reports:
+        summary.reports = _write_reports(store, run_id, run_dir, root)
+    return summary
+
+
+def _write_reports(store: Any, run_id: str, run_dir: Path, registry: Path) -> tuple[Path, Path]:
+    from rcaeval.report import write_reports
+
+    return write_reports(store, run_id, run_dir, registry_root=registry)

@@ -1,0 +1,79 @@
+"""The run loop's live progress bar: cases done out of total, and the outcome counts so far.
+
+Outcomes: a judged case counts by verdict (``pass`` / ``fail`` / ``invalid``); a timed-out
+case counts as ``timed_out`` and an errored one as ``errored`` whatever else is known. The bar
+is drawn on stderr and only on a terminal; otherwise (CI logs, pipes, ``progress=False``) the
+object is a silent counter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+OUTCOMES = ("pass", "fail", "invalid", "errored", "timed_out")
+_STYLE = {"pass": "green", "fail": "red", "invalid": "magenta", "errored": "yellow",
+          "timed_out": "yellow"}
+_SHORT = {"pass": "pass", "fail": "fail", "invalid": "inv", "errored": "err", "timed_out": "t/o"}
+
+
+def outcome_of(status: str, verdict: str | None) -> str:
+    """The progress/summary outcome of one case run."""
+    if status in ("errored", "timed_out"):
+        return status
+    return verdict or "errored"
+
+
+class RunProgress:
+    """``with RunProgress(total, title=...) as p: p.record("pass")``. The bar shows the
+    counts abbreviated: pass, fail, inv(alid), err(ored), t/o (timed out)."""
+
+    def __init__(self, total: int, *, title: str, enabled: bool = True,
+                 done: Iterable[str] = (), console: Console | None = None) -> None:
+        self.total = total
+        self.counts: Counter[str] = Counter(done)
+        self.console = console or Console(stderr=True)
+        self.enabled = enabled and self.console.is_terminal
+        self._progress: Progress | None = None
+        self._task: int | None = None
+        self._title = title
+
+    def text(self) -> str:
+        return " ".join(f"[{_STYLE[o]}]{_SHORT[o]} {self.counts.get(o, 0)}[/]" for o in OUTCOMES)
+
+    @property
+    def completed(self) -> int:
+        return sum(self.counts.values())
+
+    def __enter__(self) -> RunProgress:
+        if self.enabled:
+            self._progress = Progress(
+                SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(bar_width=16),
+                MofNCompleteColumn(), TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
+                console=self.console, transient=False)
+            self._progress.start()
+            self._task = self._progress.add_task(self._title, total=self.total,
+                                                 completed=self.completed, counts=self.text())
+        return self
+
+    def record(self, outcome: str) -> None:
+        self.counts[outcome] += 1
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, completed=self.completed, counts=self.text())
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None

@@ -1,0 +1,70 @@
+"""A `command:` test agent whose behaviour is chosen per case.
+
+Environment (passed with --agent-env):
+  AGENT_MODES  "case_id:mode,case_id:mode" (default mode for other cases: $AGENT_DEFAULT,
+               else "replay")
+  REC_DIR      recorded-run dir holding <case_id>/ bundles (for replay and symlink)
+  SLEEP_S      seconds to sleep before answering (replay), default 0
+  LOG          file to append "<case_id>" to when a replay finishes
+  PID_DIR      dir to write "<case_id>.pid" into (hang)
+  SECRET_FILE  a file outside the workspace the symlink mode links to
+
+Follow-up turns (RCAEVAL_TURN > 1) print a one-line answer. Modes: replay (copy the
+recording, print its answer), crash (print a partial answer, exit 3), hang (sleep for
+ever), symlink (replay, plus evidences/secret.json -> $SECRET_FILE).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+
+def _replay(case_id: str) -> None:
+    src = Path(os.environ["REC_DIR"]) / case_id
+    time.sleep(float(os.environ.get("SLEEP_S", "0")))
+    for item in src.iterdir():
+        if item.name == "manifest.json":
+            continue
+        if item.is_dir():
+            shutil.copytree(item, item.name, dirs_exist_ok=True)
+        else:
+            shutil.copy2(item, item.name)
+    out = Path("output.txt")
+    sys.stdout.write(out.read_text(encoding="utf-8") if out.exists() else "no answer\n")
+    log = os.environ.get("LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(case_id + "\n")
+
+
+def main() -> int:
+    sys.stdin.read()
+    if os.environ.get("RCAEVAL_TURN", "1") != "1":
+        sys.stdout.write("The key evidence is listed in analysis_patch.json.\n")
+        return 0
+    case_id = os.environ["RCAEVAL_CASE_ID"]
+    modes = dict(item.split(":", 1) for item in os.environ.get("AGENT_MODES", "").split(",")
+                 if ":" in item)
+    mode = modes.get(case_id, os.environ.get("AGENT_DEFAULT", "replay"))
+    if mode == "crash":
+        sys.stdout.write("## Root cause\nI was about to say")
+        sys.stdout.flush()
+        return 3
+    if mode == "hang":
+        pid_dir = Path(os.environ["PID_DIR"])
+        (pid_dir / f"{case_id}.pid").write_text(str(os.getpid()))
+        while True:
+            time.sleep(1)
+    _replay(case_id)
+    if mode == "symlink":
+        Path("evidences").mkdir(exist_ok=True)
+        os.symlink(os.environ["SECRET_FILE"], "evidences/secret.json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
