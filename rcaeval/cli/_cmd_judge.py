@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -61,6 +62,9 @@ def register(app: typer.Typer) -> None:
             "--workers", help="Extraction processes (default: min(2, CPUs)).")] = None,
         no_files: Annotated[bool, typer.Option(
             "--no-files", help="Store judgments only; write no judgment.json.")] = False,
+        progress: Annotated[bool | None, typer.Option(
+            "--progress/--no-progress", help="Extraction progress bar on stderr (default: when "
+            "stderr is a terminal).", show_default=False)] = None,
     ) -> None:
         """Judge recorded agent runs: extract, evaluate every bucket, store verdicts.
 
@@ -71,7 +75,8 @@ def register(app: typer.Typer) -> None:
         try:
             frame = judge_audit(
                 store, audit_dir, registry, out_dir=out, run_id=run_id,
-                scoring_profile=profile, workers=workers, progress=False,
+                scoring_profile=profile, workers=workers,
+                progress=sys.stderr.isatty() if progress is None else progress,
                 write_files=not no_files,
             )
         finally:
