@@ -170,7 +170,7 @@ def _flush(con: duckdb.DuckDBPyConnection, batch: list[tuple[CaseRef, CaseTables
             parts = [tables[table] for _, tables in batch if tables[table].num_rows]
             if not parts:
                 continue
-            rows = pa.concat_tables(parts)
+            rows = pa.concat_tables(parts).combine_chunks()
             con.register(_ROWS_VIEW, rows)
             try:
                 con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {_ROWS_VIEW}")

@@ -187,8 +187,10 @@ def _assemble(ref: CaseRef, parts: dict[str, list[pa.Table]]) -> CaseTables:
     out: CaseTables = {}
     for name in RAW_TABLES:
         tables = [t for t in parts.get(name, ()) if t.num_rows]
-        payload = (pa.concat_tables(tables) if tables
-                   else PAYLOAD_SCHEMAS[name].empty_table())
+        if len(tables) > 1:  # one chunk per table: cheaper to pickle and to insert
+            payload = pa.concat_tables(tables).combine_chunks()
+        else:
+            payload = tables[0] if tables else PAYLOAD_SCHEMAS[name].empty_table()
         out[name] = with_keys(payload, ref.run_id, ref.case_id)
     return out
 

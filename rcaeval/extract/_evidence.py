@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pyarrow as pa
 
-from rcaeval.extract._schema import TableBuilder
+from rcaeval.extract._schema import PAYLOAD_SCHEMAS, TableBuilder
 from rcaeval.extract._values import integer, number, parse_ts, text
 
 
@@ -37,12 +38,18 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
     in ``notes``. A series with no usable point still yields one row with NULL ``ts``/``value``
     so that its id is visible to reference resolution.
     """
-    b = TableBuilder("raw_metric_point")
     series = _list_of(obj, "series")
     if series is None:
         if notes is not None:
             notes.append("no 'series' list")
-        return b.finish()
+        return PAYLOAD_SCHEMAS["raw_metric_point"].empty_table()
+    # column lists (one append per point and column; no per-row dicts)
+    c_idx: list[int] = []
+    c_sid: list[str | None] = []
+    c_name: list[str | None] = []
+    c_labels: list[Any] = []
+    c_ts: list[Any] = []
+    c_val: list[float | None] = []
     skipped = bad_series = 0
     for si, s in enumerate(series):
         if not isinstance(s, dict):
@@ -52,25 +59,42 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
         raw_labels = s.get("labels")
         labels = ([(str(k), text(v)) for k, v in raw_labels.items()]
                   if isinstance(raw_labels, dict) else None)
-        emitted = 0
+        ts_col: list[Any] = []
+        val_col: list[float] = []
         points = s.get("points")
         for p in points if isinstance(points, list) else ():
-            ts, val = _point(p)
-            value = number(val)
+            if type(p) is list and len(p) >= 2:
+                ts, val = p[0], p[1]
+            else:
+                ts, val = _point(p)
+            value = val if type(val) is float and math.isfinite(val) else number(val)
             if value is None:
                 skipped += 1
                 continue
-            b.add(series_idx=si, series_id=sid, name=name, labels=labels, ts=parse_ts(ts),
-                  value=value)
-            emitted += 1
-        if not emitted:
-            b.add(series_idx=si, series_id=sid, name=name, labels=labels)
+            ts_col.append(parse_ts(ts))
+            val_col.append(value)
+        k = len(val_col) or 1
+        if val_col:
+            c_ts.extend(ts_col)
+            c_val.extend(val_col)
+        else:
+            c_ts.append(None)
+            c_val.append(None)
+        c_idx.extend([si] * k)
+        c_sid.extend([sid] * k)
+        c_name.extend([name] * k)
+        c_labels.extend([labels] * k)
     if notes is not None:
         if skipped:
             notes.append(f"skipped {skipped} non-numeric metric points")
         if bad_series:
             notes.append(f"skipped {bad_series} series that are not objects")
-    return b.finish()
+    schema = PAYLOAD_SCHEMAS["raw_metric_point"]
+    return pa.Table.from_arrays(
+        [pa.array(col, type=f.type)
+         for col, f in zip((c_idx, c_sid, c_name, c_labels, c_ts, c_val), schema, strict=True)],
+        schema=schema,
+    )
 
 
 def flatten_queries(obj: Any, notes: list[str] | None = None) -> pa.Table:

@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
-from rcaeval.extract._schema import PAYLOAD_SCHEMAS
+from rcaeval.extract._schema import PAYLOAD_SCHEMAS, const_column
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
@@ -88,7 +88,7 @@ def flatten_json(obj: Any, file: str) -> pa.Table:
     schema = PAYLOAD_SCHEMAS["raw_json"]
     return pa.Table.from_arrays(
         [
-            pa.array([file] * n, pa.string()),
+            const_column(file, n),
             pa.array(c_path, pa.string()),
             pa.array(c_parent, pa.string()),
             pa.array(c_key, pa.string()),

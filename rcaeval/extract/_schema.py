@@ -97,5 +97,10 @@ def empty_payload(table: str) -> pa.Table:
 def with_keys(table: pa.Table, run_id: str, case_id: str) -> pa.Table:
     """Prefix a payload table with constant ``run_id`` and ``case_id`` columns."""
     n = table.num_rows
-    table = table.add_column(0, "case_id", pa.array([case_id] * n, type=_S))
-    return table.add_column(0, "run_id", pa.array([run_id] * n, type=_S))
+    table = table.add_column(0, "case_id", const_column(case_id, n))
+    return table.add_column(0, "run_id", const_column(run_id, n))
+
+
+def const_column(value: str, n: int) -> pa.Array:
+    """A string column of ``n`` copies of ``value`` (built in C, not from a Python list)."""
+    return pa.repeat(pa.scalar(value, type=_S), n)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -38,6 +39,13 @@ def parse_ts(value: Any) -> datetime | None:
         return _from_epoch(float(value))
     if not isinstance(value, str):
         return None
+    return _parse_ts_text(value)
+
+
+@lru_cache(maxsize=8192)
+def _parse_ts_text(value: str) -> datetime | None:
+    """:func:`parse_ts` of a string (cached: timestamps repeat across series and lines;
+    datetimes are immutable)."""
     s = value.strip()
     if not s:
         return None
