@@ -10,7 +10,8 @@ _REPO = _PKG.parent
 
 
 def queries_dir() -> Path:
-    """The directory holding the SQL files (`queries/` in a checkout, `_queries` in a wheel)."""
+    """The directory holding the SQL files (`queries/` in a checkout; in a wheel,
+    `rcaeval/_queries`, which the checkout provides as a symlink to `../queries`)."""
     for cand in (_REPO / "queries", _PKG / "_queries"):
         if cand.is_dir():
             return cand
@@ -23,11 +24,15 @@ def read_query(rel: str) -> str:
 
 
 def data_dir() -> Path:
-    """The data root: ``$RCAEVAL_DATA`` or ``data/`` of the checkout."""
+    """The data root: ``$RCAEVAL_DATA``; else ``data/`` of the checkout when running from one;
+    else ``./data`` (an installed wheel has no bundled sample: ``rcaeval synth sample`` writes
+    it)."""
     env = os.environ.get("RCAEVAL_DATA")
     if env:
         return Path(env)
-    return _REPO / "data"
+    if (_REPO / "pyproject.toml").is_file() and (_REPO / "data").is_dir():
+        return _REPO / "data"
+    return Path.cwd() / "data"
 
 
 def registry_dir() -> Path:

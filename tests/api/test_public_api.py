@@ -36,3 +36,12 @@ def test_connect_and_harness_through_the_facade(tmp_path) -> None:
     sample = orjson.loads((REPO / "data/harness/samples.jsonl").read_bytes().splitlines()[0])
     result = rcaeval.check_response(sample["response"])
     assert result.status == sample["expect_status"]
+
+
+def test_wheel_layout_finds_the_same_queries() -> None:
+    """A wheel ships queries/ as rcaeval/_queries (the checkout's symlink); both must agree."""
+    from rcaeval import _paths
+
+    link = Path(_paths.__file__).parent / "_queries"
+    assert link.resolve() == (REPO / "queries").resolve()
+    assert (link / "buckets" / "diagnosis.sql").is_file()
