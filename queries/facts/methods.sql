@@ -11,6 +11,9 @@
 --                           ($.series[i].name / .labels / .points[j][1])
 -- Paths match by equality of the index-free form (`[*]` for every index); a RE2 regex runs
 -- only when the rule names an explicit [N]. Keywords and needles are case-insensitive.
+-- A condition with no witness whose file(s) exist but were not parsed (raw_file status other
+-- than ok / not_utf8: parse_error, too_large, outside_bundle, unreadable) says so in its
+-- detail, with extraction's status and detail, instead of only "no ... contains ...".
 
 CREATE OR REPLACE TEMP VIEW mx_cond AS
 SELECT k.run_id, k.case_id, c.*,
@@ -146,6 +149,23 @@ WHERE c.method = 'numeric_series_any_gt' AND c.file_rel <> 'evidences/metrics.js
   AND coalesce(list_bool_and(list_transform(map_keys(c.labels),
                                             lambda lk: s.labels[lk] = c.labels[lk])), true);
 
+-- The files each method condition reads that exist but could not be parsed.
+CREATE OR REPLACE TEMP VIEW mx_unread AS
+SELECT c.run_id, c.case_id, c.bucket, c.check_id, c.cond_idx,
+       string_agg(f.file || CASE f.status WHEN 'parse_error' THEN ' not parsed ('
+                                          ELSE ' not read (' END
+                  || f.status || coalesce(': ' || f.detail, '') || ')', '; '
+                  ORDER BY f.file) AS note
+FROM mx_cond AS c
+JOIN fx_file AS f ON f.run_id = c.run_id AND f.case_id = c.case_id
+WHERE f.status NOT IN ('ok', 'not_utf8')
+  AND CASE WHEN c.method = 'keyword_any' AND c.source = 'logs'
+                THEN starts_with(f.file, 'logs/') OR f.file = 'evidences/logs.json'
+           WHEN c.method = 'keyword_any'
+                THEN f.file IN (c.source, 'evidences/' || c.source, 'logs/' || c.source)
+           ELSE f.file = c.file_rel END
+GROUP BY c.run_id, c.case_id, c.bucket, c.check_id, c.cond_idx;
+
 CREATE OR REPLACE TEMP VIEW method_eval AS
 WITH best AS (
     SELECT * FROM mx_witness
@@ -168,9 +188,12 @@ SELECT c.run_id, c.case_id, c.bucket, c.check_id, c.cond_idx,
            WHEN 'numeric_series_any_gt' THEN 'no point of series ' || c.series
                 || CASE WHEN cardinality(c.labels) > 0 THEN ' ' || c.labels::VARCHAR ELSE '' END
                 || ' in ' || c.file_rel || ' exceeds ' || c.threshold::VARCHAR
-       END) AS detail,
+       END || coalesce('; ' || u.note, '')) AS detail,
        b.evidence_file, b.evidence_path, b.evidence_line, b.evidence_excerpt
 FROM mx_cond AS c
 LEFT JOIN best AS b
        ON b.run_id = c.run_id AND b.case_id = c.case_id AND b.bucket = c.bucket
-      AND b.check_id = c.check_id AND b.cond_idx = c.cond_idx;
+      AND b.check_id = c.check_id AND b.cond_idx = c.cond_idx
+LEFT JOIN mx_unread AS u
+       ON u.run_id = c.run_id AND u.case_id = c.case_id AND u.bucket = c.bucket
+      AND u.check_id = c.check_id AND u.cond_idx = c.cond_idx;

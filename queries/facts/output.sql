@@ -2,7 +2,10 @@
 -- A detector fires when some sentence in its scope matches `any` (and every `all` pattern)
 -- and that match is not negated (facts/detector_match.sql). The evidence is the first firing
 -- sentence; when nothing fires, the detail says why the first plain match did not count --
--- exactly what a plain keyword search would have got wrong.
+-- exactly what a plain keyword search would have got wrong -- and, when no sentence matched
+-- at all, names an output.txt / transcript.json that exists but could not be read or parsed
+-- (raw_file status other than ok / not_utf8), so "no sentence matches" is not mistaken for
+-- an answer that said nothing.
 CREATE OR REPLACE TEMP VIEW fx_output AS
 WITH d AS (
     SELECT k.run_id, k.case_id, r.detector_id, r.scope, r.negation
@@ -13,6 +16,15 @@ h AS (
     SELECT *, in_scope AND all_ok AND NOT negated AS fires
     FROM j_detector_hit
 ),
+unread AS (
+    SELECT run_id, case_id,
+           string_agg(file || CASE status WHEN 'parse_error' THEN ' not parsed ('
+                                          ELSE ' not read (' END
+                      || status || coalesce(': ' || detail, '') || ')', '; ' ORDER BY file) AS note
+    FROM fx_file
+    WHERE kind IN ('output', 'transcript') AND status NOT IN ('ok', 'not_utf8')
+    GROUP BY run_id, case_id
+),
 pick AS (
     SELECT * FROM h
     QUALIFY row_number() OVER (PARTITION BY run_id, case_id, detector_id
@@ -22,6 +34,7 @@ SELECT d.run_id, d.case_id, 'detector.' || d.detector_id AS fact,
        coalesce(p.fires, false) AS value, 0 AS rank,
        CASE
            WHEN p.run_id IS NULL THEN 'no sentence of the answer matches'
+                                      || coalesce('; ' || u.note, '')
            WHEN p.fires THEN 'fired in ' || CASE WHEN coalesce(p.section, '') = ''
                                                   THEN 'the opening text'
                                                   ELSE 'section "' || p.section || '"' END
@@ -42,4 +55,5 @@ SELECT d.run_id, d.case_id, 'detector.' || d.detector_id AS fact,
        left(p.text, 300) AS evidence_excerpt
 FROM d
 LEFT JOIN pick AS p
-       ON p.run_id = d.run_id AND p.case_id = d.case_id AND p.detector_id = d.detector_id;
+       ON p.run_id = d.run_id AND p.case_id = d.case_id AND p.detector_id = d.detector_id
+LEFT JOIN unread AS u ON u.run_id = d.run_id AND u.case_id = d.case_id;

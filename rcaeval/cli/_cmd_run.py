@@ -112,6 +112,11 @@ def register(app: typer.Typer) -> None:
             "baseline afterwards; exit 4 on a regression.")] = False,
         progress: Annotated[bool, typer.Option(
             "--progress/--no-progress", help="Live progress bar (only on a terminal).")] = True,
+        expose_case_ids: Annotated[bool, typer.Option(
+            "--expose-case-ids", help="Show agents the real case ids (RCAEVAL_CASE_ID, "
+            "case.json) instead of opaque case references. Only for suites whose ids do not "
+            "hint at the answer; part of the agent configuration (a resume must agree).")
+        ] = False,
     ) -> None:
         """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
         from rcaeval.errors import InputError
@@ -130,7 +135,7 @@ def register(app: typer.Typer) -> None:
                     workspace_root=workspace_root, jobs=jobs, case_timeout_s=timeout,
                     turn_timeout_s=turn_timeout, max_infra_retries=retries,
                     run_id=resume or run_id, resume=resume is not None, case_ids=cases or None,
-                    agent_env=env, progress=progress)
+                    agent_env=env, progress=progress, expose_case_ids=expose_case_ids)
             except RunInterrupted as exc:
                 print_summary(console, exc.summary)
                 console.print(f"interrupted: resume with --resume {exc.summary.run_id}",

@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
             OutputFormat, typer.Option("--format", help="Output format.")
         ] = OutputFormat.text,
     ) -> None:
-        """Lint a registry; exit 3 when any problem is found."""
+        """Lint a registry; exit 3 when any error is found (warnings are printed only)."""
         import orjson
         from rich.console import Console
         from rich.table import Table
@@ -39,23 +39,27 @@ def register(app: typer.Typer) -> None:
                   "baselines": len(reg.baselines)}
         if fmt is OutputFormat.json:
             payload = {"registry": str(reg.root), "ok": reg.ok, "counts": counts,
-                       "problems": [p.to_dict() for p in reg.problems]}
+                       "problems": [p.to_dict() for p in reg.problems],
+                       "warnings": [p.to_dict() for p in reg.warnings]}
             typer.echo(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode())
         else:
             console = Console(soft_wrap=False, width=max(Console().width, 120))
-            if reg.problems:
-                table = Table(title=f"{len(reg.problems)} problem(s) in {reg.root}")
+            for found, what in ((reg.problems, "problem"), (reg.warnings, "warning")):
+                if not found:
+                    continue
+                table = Table(title=f"{len(found)} {what}(s) in {reg.root}")
                 table.add_column("file:line", no_wrap=True)
                 table.add_column("field", overflow="fold")
                 table.add_column("code")
                 table.add_column("message", overflow="fold")
-                for p in reg.problems:
+                for p in found:
                     table.add_row(p.where(), p.field, p.code, p.message)
                 console.print(table)
             status = "invalid" if reg.problems else "ok"
+            warned = f", {len(reg.warnings)} warnings" if reg.warnings else ""
             typer.echo(
                 f"registry {reg.root}: {status}: {counts['suites']} suites, {counts['cases']} "
-                f"cases, {counts['baselines']} baselines, {len(reg.problems)} problems"
+                f"cases, {counts['baselines']} baselines, {len(reg.problems)} problems{warned}"
             )
         if reg.problems:
             raise typer.Exit(code=int(ExitCode.INVALID_INPUT))

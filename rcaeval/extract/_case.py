@@ -58,6 +58,19 @@ class CaseRef:
     case_dir: Path
 
 
+def _json_type(value: Any) -> str:
+    """The JSON type name of a parsed value (``array``, ``string``, ``number``, ...)."""
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "object" if isinstance(value, dict) else "null"
+
+
 def _join(base: str | None, rel: str) -> str:
     return rel if base in (None, "", ".") else f"{base}/{rel}"
 
@@ -113,6 +126,9 @@ class _CaseExtraction:
             elif kind == "events":
                 self.parts["raw_event"].append(flatten_events(obj, "events.json", rec.notes))
             elif kind == "report":
+                if not isinstance(obj, dict):
+                    rec.note(f"report is not a JSON object (got {_json_type(obj)}); "
+                             "its fields are ignored")
                 inline = report_events(obj)
                 if inline is not None:
                     self.parts["raw_event"].append(flatten_events(inline, "report", rec.notes))
@@ -135,7 +151,10 @@ class _CaseExtraction:
         manifest = None
         rel = self.locate("manifest.json")
         if rel is not None:
-            _, _, manifest = self.load_json(rel, "manifest.json", "manifest")
+            rec, ok, manifest = self.load_json(rel, "manifest.json", "manifest")
+            if ok and not isinstance(manifest, dict):
+                rec.note(f"manifest is not a JSON object (got {_json_type(manifest)}); "
+                         "its fields are ignored")
         if self.bundle is not None:
             self.evidences()
         rel = self.locate("analysis_patch.json")

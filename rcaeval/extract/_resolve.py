@@ -37,8 +37,10 @@ def _where(rel: str) -> str:
 
 def find_candidates(fs: CaseFS) -> tuple[list[str], list[str]]:
     """``(candidates, refused)``: dirs holding a usable report (the case dir, then dirs up to
-    three levels below ``workspace/``, symlinked dirs not followed), and report paths that
-    exist but were refused (outside the case dir or not regular files)."""
+    three levels below ``workspace/``, symlinked dirs not followed), and paths that exist but
+    were refused, each recorded in ``fs`` (never opened): reports outside the case dir or not
+    regular files, the report of a ``workspace/…`` dir that is a symlink resolving outside the
+    case dir, and a ``workspace`` dir that itself resolves outside (not listed)."""
     cands: list[str] = []
     refused: list[str] = []
 
@@ -48,9 +50,13 @@ def find_candidates(fs: CaseFS) -> tuple[list[str], list[str]]:
             cands.append(rel)
         elif fs.lexists(report):
             refused.append(report)
+            fs.read(report, report, "report")  # records why it does not count
 
     probe(".")
-    if fs.is_real_dir("workspace"):
+    if fs.lexists("workspace") and not fs.inside("workspace"):
+        fs.listdir("workspace", "workspace", "evidences")  # records outside_bundle
+        refused.append("workspace")
+    elif fs.is_real_dir("workspace"):
         frontier = ["workspace"]
         for _ in range(MAX_WORKSPACE_DEPTH):
             nxt: list[str] = []
@@ -61,7 +67,11 @@ def find_candidates(fs: CaseFS) -> tuple[list[str], list[str]]:
                     continue
                 for name in names:
                     rel = f"{d}/{name}"
-                    if name == "evidences" or not fs.is_real_dir(rel):
+                    if name == "evidences":
+                        continue
+                    if not fs.is_real_dir(rel):
+                        if os.path.islink(fs.root / rel) and not fs.inside(rel):
+                            probe(rel)  # refused: a symlinked bundle dir outside the case dir
                         continue
                     probe(rel)
                     nxt.append(rel)
@@ -80,8 +90,6 @@ def manifest_workspace_id(manifest: Any) -> str | None:
 def resolve_bundle(fs: CaseFS) -> BundleResolution:
     """Resolve the bundle of one case dir per docs/bundle-contract.md."""
     cands, refused = find_candidates(fs)
-    for report in refused:  # record why they do not count (never read)
-        fs.read(report, report, "report")
     listed = ", ".join(_where(c) for c in cands)
     if len(cands) == 1:
         return BundleResolution(RESOLVED, f"one bundle at {_where(cands[0])}", cands[0],

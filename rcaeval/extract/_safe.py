@@ -28,6 +28,9 @@ OUTSIDE_BUNDLE = "outside_bundle"
 UNREADABLE = "unreadable"
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+"""Opening a FIFO swapped in after the ``stat`` check must not block (regular files
+ignore the flag)."""
 
 
 @dataclass
@@ -185,7 +188,7 @@ class CaseFS:
                 self._refuse(rec, TOO_LARGE,
                              f"{st.st_size} bytes exceeds the {self.max_file_bytes}-byte cap")
                 return rec, None
-            fd = os.open(real, os.O_RDONLY | _O_NOFOLLOW)
+            fd = os.open(real, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK)
             with os.fdopen(fd, "rb") as fh:
                 if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                     self._refuse(rec, UNREADABLE, "not a regular file")

@@ -69,7 +69,7 @@ def _records(source: Any, id_column: str | None) -> list[Record]:
             raise InputError("the frame needs a 'response' column", field="response")
         out = []
         for i, row in enumerate(source.iter_rows(named=True)):
-            rec = unwrap({"response": row["response"]}, i, None)
+            rec = unwrap({"response": row["response"]}, i, None, from_frame=True)
             if id_column and row.get(id_column) is not None:
                 rec.record_id = str(row[id_column])
             elif rec.record_id is None:

@@ -1,6 +1,7 @@
 """``check(response)``: gate, repair and score one RCA report (docs/harness.md).
 
-Order: parse → hash the analysis as received → number evidence and claims → gates and score
+Order: parse → number evidence and claims → hash the analysis as received (canonical, so
+blind to the numbering) → gates and score
 → up to ``max_repair_attempts`` repair passes (stopping at the first pass that changes
 nothing, so a clean response costs one no-op pass) → fallbacks for gates still failing →
 final gates and score → status.
@@ -17,7 +18,7 @@ from rcaeval.errors import InputError
 from rcaeval.harness._config import HarnessConfig, resolve_config
 from rcaeval.harness._contract import RcaResponse, analysis_hash
 from rcaeval.harness._gates import EVIDENCE_GATES, evaluate_gates, failed
-from rcaeval.harness._ledger import View, normalize
+from rcaeval.harness._ledger import View, duplicate_ids, normalize
 from rcaeval.harness._repairs import fallback, repair_pass
 from rcaeval.harness._result import HarnessResult, Repair, Status
 from rcaeval.harness._scoring import score
@@ -61,13 +62,17 @@ def check(
     """
     cfg = resolve_config(config)
     original = parse_response(response)
-    a_hash = analysis_hash(original)
     warnings: list[str] = []
+    dup = duplicate_ids(original)
+    if dup:
+        warnings.append("duplicate evidence id(s) " + ", ".join(repr(i) for i in dup)
+                        + ": a reference resolves to the first artifact with that id")
+    work = RcaResponse.model_validate(original.model_dump())  # a copy, faster than deepcopy
+    ref_map = normalize(work)
+    a_hash = analysis_hash(work, normalized=True)
     if original.analysis_hash and original.analysis_hash != a_hash:
         warnings.append(f"analysis_hash {original.analysis_hash!r} does not match the "
                         f"content ({a_hash}); the computed hash is used")
-    work = original.model_copy(deep=True)
-    ref_map = normalize(work)
     view = View(work)
     gates0 = evaluate_gates(view)
     score0 = score(view)
@@ -107,8 +112,7 @@ def check(
     else:
         status = "repaired" if repairs else "passed"
 
-    work.analysis_hash = None
-    work.analysis_hash = analysis_hash(work)
+    work.analysis_hash = analysis_hash(work, normalized=True)
     return HarnessResult(work, status, sc, gates, repairs, a_hash, work.analysis_hash, gates0,
                          score0.total, [e.as_dict() for e in view.ledger], ref_map, cfg,
                          original, warnings)

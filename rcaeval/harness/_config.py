@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -95,11 +96,18 @@ def _parse_bool(raw: str, name: str, default: bool) -> bool:
     raise _env_error(name, raw, "true or false (also 1/0, yes/no, on/off)")
 
 
+# Plain ASCII numbers only: Python's int()/float() also accept "1_0" and non-ASCII digits.
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+_NUM_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def _parse_int(raw: str, name: str, default: int) -> int:
     text = raw.strip()
     if not text:
         return default
     try:
+        if not _INT_RE.fullmatch(text):
+            raise ValueError(text)
         value = int(text)
     except ValueError:
         raise _env_error(name, raw, f"an integer from 0 to {MAX_REPAIRS_LIMIT}") from None
@@ -113,6 +121,8 @@ def _parse_score(raw: str, name: str, default: float) -> float:
     if not text:
         return default
     try:
+        if not _NUM_RE.fullmatch(text):
+            raise ValueError(text)
         value = float(text)
     except ValueError:
         raise _env_error(name, raw, "a number from 0 to 100") from None

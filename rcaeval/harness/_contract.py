@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import unicodedata
 from typing import Any, Literal
 
 import orjson
@@ -40,15 +41,16 @@ class Alert(_Nested):
     generic_state: bool | None = Field(
         default=None,
         description="True when the alert describes a generic state (non-ready, waiting, "
-        "replicas, rollout) rather than a cause. Null: derived from `type`.",
+        "replicas, rollout) rather than a cause. Null or false: derived from `type` (a false "
+        "declaration cannot hide a generic alert type).",
     )
     target: str | None = Field(default=None, description="The object the alert fires on.")
     summary: str = ""
 
     def is_generic_state(self) -> bool:
-        if self.generic_state is not None:
-            return self.generic_state
-        return bool(_GENERIC_STATE_RE.search(self.type))
+        """Declared generic, or the type names a generic state. A ``false`` declaration does
+        not override the type: an agent cannot opt a ``KubePodNotReady`` out of gate 4."""
+        return bool(self.generic_state) or bool(_GENERIC_STATE_RE.search(self.type))
 
 
 class Hypothesis(_Nested):
@@ -98,6 +100,11 @@ class EvidenceArtifact(_Nested):
     target_verified: bool = Field(
         default=False, description="The observation was made on the alert's target itself."
     )
+    target: str | None = Field(
+        default=None,
+        description="The object observed. When both this and `alert.target` are set they must "
+        "match (case-insensitively) for `target_verified` to count.",
+    )
     dispositive_signature: str | None = Field(
         default=None, description="Name of a signature that by itself decides the family."
     )
@@ -107,7 +114,14 @@ class EvidenceArtifact(_Nested):
     summary: str = ""
 
     def group(self) -> str:
-        return self.source_group or self.source
+        """The independent source group, compared case-insensitively: ``Metrics`` and
+        ``metrics`` are one group, not two."""
+        return (self.source_group or self.source).casefold()
+
+    def supports_family(self, family: str) -> bool:
+        """Neutral (no ``supports`` declared) or declared for ``family``. An artifact that
+        declares only other families is not evidence for this one."""
+        return not self.supports or family in self.supports
 
 
 class Claim(_Nested):
@@ -166,15 +180,54 @@ class RcaResponse(BaseModel):
     )
 
 
-def canonical_json(response: RcaResponse) -> bytes:
-    """Canonical bytes of a response: every field (defaults included) but ``analysis_hash``,
-    keys sorted, compact. Two responses that differ only in omitted defaults hash alike."""
+def canonical_data(response: RcaResponse, *, normalized: bool = False) -> dict[str, Any]:
+    """The canonical JSON value of a response: what ``analysis_hash`` digests.
+
+    Two responses that mean the same hash alike, so the value is built from a *numbered* copy
+    (``E01``…/``C01``…, references rewritten) and leaves out what the harness itself adds or
+    derives: ``analysis_hash``, ``source_ref`` and the agent's original evidence/claim ids.
+    Every field is present (omitted and explicit defaults agree); ``source_group`` is resolved
+    (null = ``source``) and ``alert.generic_state`` is the effective value. Strings and keys
+    are NFC-normalised; an integral float is written as an integer and ``-0.0`` as ``0`` (JSON
+    has one number type: ``1`` and ``1.0`` are equal). ``normalized=True`` says the response
+    is already numbered (the harness's own copy), which saves a deep copy."""
+    if not normalized:
+        from rcaeval.harness._ledger import normalize
+
+        response = RcaResponse.model_validate(response.model_dump())  # a copy
+        normalize(response)
     data = response.model_dump(mode="json", exclude={"analysis_hash"})
-    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    for art, dumped in zip(response.evidence, data["evidence"], strict=True):
+        dumped.pop("source_ref", None)
+        dumped["source_group"] = art.source_group or art.source
+    data["alert"]["generic_state"] = response.alert.is_generic_state()
+    return _canon(data)  # type: ignore[no-any-return]
 
 
-def analysis_hash(response: RcaResponse) -> str:
-    return "sha256:" + hashlib.sha256(canonical_json(response)).hexdigest()
+_MAX_EXACT_INT = 2**53
+
+
+def _canon(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if value.isascii() else unicodedata.normalize("NFC", value)
+    if isinstance(value, dict):
+        return {_canon(k): _canon(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canon(v) for v in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) < _MAX_EXACT_INT:
+        return int(value)
+    return value
+
+
+def canonical_json(response: RcaResponse, *, normalized: bool = False) -> bytes:
+    """Canonical bytes: :func:`canonical_data`, keys sorted (recursively), compact."""
+    return orjson.dumps(canonical_data(response, normalized=normalized),
+                        option=orjson.OPT_SORT_KEYS)
+
+
+def analysis_hash(response: RcaResponse, *, normalized: bool = False) -> str:
+    """``"sha256:" + sha256(canonical_json(response))``; never modifies ``response``."""
+    return "sha256:" + hashlib.sha256(canonical_json(response, normalized=normalized)).hexdigest()
 
 
 def json_schema() -> dict[str, Any]:

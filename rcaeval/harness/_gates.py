@@ -5,18 +5,19 @@
    dispositive signature.
 2. ``gate2_material_claims_traced``: every material claim (the named root cause is always
    material) cites at least one usable current-run artifact.
-3. ``gate3_disruptive_guardrails``: every disruptive action carries a read-only verification,
-   impact/rollback guidance and operator approval.
+3. ``gate3_disruptive_guardrails``: every disruptive action carries a read-only verification
+   (which is itself read-only), impact/rollback guidance and operator approval; an
+   investigation-plan probe is never disruptive (a probe cannot carry guardrails).
 4. ``gate4_generic_alert_target_verified``: a generic state alert (non-ready, waiting,
    replicas, rollout) names a specific family only with at least one live target-verified
-   observation.
+   observation of the alert's own target.
 
 "Live" means usable and current-run: historical knowledge never counts.
 """
 
 from __future__ import annotations
 
-from rcaeval.harness._ledger import View, is_disruptive
+from rcaeval.harness._ledger import View, is_disruptive, looks_disruptive, read_only_verification
 from rcaeval.harness._result import GateResult
 
 GATE_IDS: dict[int, str] = {
@@ -107,12 +108,18 @@ def _gate3(view: View) -> GateResult:
         missing = []
         if not a.read_only_verification:
             missing.append("read-only verification")
+        elif not read_only_verification(a):
+            missing.append("a read-only verification (its verification is itself disruptive)")
         if not a.impact_rollback:
             missing.append("impact/rollback guidance")
         if not a.operator_approval:
             missing.append("operator approval")
         if missing:
             bad.append(f"actions[{i}] lacks {', '.join(missing)}")
+    for i, step in enumerate(view.response.investigation_plan):
+        if looks_disruptive(step.probe):
+            n += 1
+            bad.append(f"investigation_plan[{i}] probe is disruptive (probes must be read-only)")
     if not n:
         return GateResult(3, gid, True, False, "no disruptive action is suggested")
     if not bad:
@@ -133,9 +140,13 @@ def _gate4(view: View) -> GateResult:
         return GateResult(4, gid, True, True,
                           f"target-verified live observation(s) {', '.join(tv)}", tv)
     hist = sorted(i for i, a in view.artifacts.items()
-                  if a.target_verified and i not in view.live)
+                  if view.on_alert_target(a) and i not in view.live)
+    other = sorted(i for i, a in view.artifacts.items()
+                   if a.target_verified and not view.on_alert_target(a))
     why = (f"generic alert {alert.type!r} names family {view.family!r} without a live "
            f"target-verified observation of {alert.target or 'the target'}")
     if hist:
         why += f"; {', '.join(hist)} are historical or unusable"
-    return GateResult(4, gid, False, True, why, hist)
+    if other:
+        why += f"; {', '.join(other)} observed a different target"
+    return GateResult(4, gid, False, True, why, hist + other)

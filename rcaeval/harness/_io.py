@@ -28,7 +28,23 @@ class Record:
     error: str | None = None
 
 
-def unwrap(obj: Any, index: int, line: int | None) -> Record:
+def drop_nulls(value: Any) -> Any:
+    """Remove null-valued keys, recursively. A Parquet/polars struct gives every row every
+    field any row has, filled with nulls (``operator_approval: null`` where the JSON simply
+    omitted it); every nullable contract field defaults to null, so dropping them restores
+    the response as it was captured instead of failing validation."""
+    if isinstance(value, dict):
+        return {k: drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [drop_nulls(v) for v in value]
+    return value
+
+
+def unwrap(obj: Any, index: int, line: int | None, *, from_frame: bool = False) -> Record:
+    """``from_frame``: the row comes from a Parquet file or polars frame, where struct columns
+    pad missing fields with nulls (see :func:`drop_nulls`)."""
+    if from_frame and isinstance(obj, dict):
+        obj = {k: drop_nulls(v) if isinstance(v, dict | list) else v for k, v in obj.items()}
     if not isinstance(obj, dict):
         return Record(index, line, None, None,
                       f"expected a JSON object, got {type(obj).__name__}")
@@ -100,4 +116,5 @@ def _read_parquet(p: Path) -> list[Record]:
     if "response" not in frame.columns:
         raise InputError("a Parquet capture needs a 'response' column", file=str(p),
                          field="response")
-    return [unwrap(row, i, None) for i, row in enumerate(frame.iter_rows(named=True))]
+    return [unwrap(row, i, None, from_frame=True)
+            for i, row in enumerate(frame.iter_rows(named=True))]

@@ -17,23 +17,49 @@ from rcaeval.harness._contract import Action, EvidenceArtifact, RcaResponse
 ROOT_CLAIM_ID = "RC"
 
 # An action whose text starts with one of these verbs changes the system (seed 003, gate 3).
+_VERBS = (
+    r"restart|delete|kill|drain|evict|cordon|uncordon|scale|roll\s*back|rollback|undo|revert|"
+    r"fail\s*over|failover|reboot|terminate|truncate|drop|purge|flush|reset|redeploy|recreate|"
+    r"uninstall|remove|rm|force|shut\s*down|shutdown|stop|wipe|patch|apply|replace|edit|set|"
+    r"taint|upgrade|downgrade|update|modify|change|increase|decrease|raise|lower|resize|disable"
+)
 _DISRUPTIVE_RE = re.compile(
     r"^\W*(?:(?:sudo|kubectl|oc|helm|systemctl|docker)\s+(?:rollout\s+)?)?"
-    r"(?:restart|delete|kill|drain|evict|cordon|scale|roll\s*back|rollback|fail\s*over|failover|"
-    r"reboot|terminate|truncate|drop|purge|flush|reset|redeploy|recreate|uninstall|remove|"
-    r"force|shut\s*down|shutdown|stop|wipe|patch|apply|upgrade|downgrade|uncordon)\b",
+    rf"(?:{_VERBS})\b",
+    re.IGNORECASE,
+)
+# ... or that contains a mutating CLI command anywhere ("Run `kubectl -n x delete pod y`").
+_COMMAND_RE = re.compile(
+    # one way to read each "-flag [value]" pair, at most 8 pairs: no backtracking blowup
+    r"\b(?:kubectl|oc|helm|systemctl|docker)\s+(?:-\S+(?:\s+[^-\s]\S*)?\s+){0,8}"
+    r"(?:rollout\s+(?:restart|undo)|delete|drain|cordon|uncordon|scale|patch|apply|replace|"
+    r"edit|set|taint|label|annotate|uninstall|rollback|upgrade|restart|stop|kill|rm|rmi|"
+    r"prune|disable|mask)\b",
     re.IGNORECASE,
 )
 
 
 def looks_disruptive(text: str) -> bool:
-    return bool(_DISRUPTIVE_RE.search(text))
+    return bool(_DISRUPTIVE_RE.search(text) or _COMMAND_RE.search(text))
 
 
 def is_disruptive(action: Action) -> bool:
     """Declared disruptive, or the text starts with a disruptive verb (a ``false`` declaration
     does not override the verb: an agent cannot label ``restart the pod`` as harmless)."""
     return bool(action.disruptive) or looks_disruptive(action.text)
+
+
+def read_only_verification(action: Action) -> bool:
+    """The action carries a read-only verification, and that verification is itself read-only
+    ("delete the pod and watch it come back" is not)."""
+    v = action.read_only_verification
+    return bool(v) and not looks_disruptive(v)  # type: ignore[arg-type]
+
+
+def guarded(action: Action) -> bool:
+    """All three guardrails of gate 3 are present."""
+    return read_only_verification(action) and bool(action.impact_rollback) \
+        and action.operator_approval
 
 
 def evidence_id(index: int) -> str:
@@ -56,24 +82,45 @@ def normalize(response: RcaResponse) -> dict[str, str]:
             ref_map.setdefault(art.id, assigned)
         if art.source_ref:
             fallback.setdefault(art.source_ref, assigned)
-        fallback.setdefault(assigned, assigned)
+        if art.id is None or art.id == assigned:
+            # positional only for an artifact the agent did not name (or named so itself):
+            # "E02" must not stand in for an artifact whose own id is "b"
+            fallback.setdefault(assigned, assigned)
         art.id = assigned
     for key, value in fallback.items():
         ref_map.setdefault(key, value)
+    # An unresolved reference that looks like an assigned id ("E02" when the second artifact
+    # is the agent's "b") must stay unresolved after renumbering, not silently become E02.
+    clash = {evidence_id(i) for i in range(len(response.evidence))}.difference(ref_map)
     for i, claim in enumerate(response.claims):
         claim.id = claim_id(i)
-        claim.evidence_ids = _rewrite(claim.evidence_ids, ref_map)
-    response.root_cause.evidence_ids = _rewrite(response.root_cause.evidence_ids, ref_map)
+        claim.evidence_ids = _rewrite(claim.evidence_ids, ref_map, clash)
+    response.root_cause.evidence_ids = _rewrite(response.root_cause.evidence_ids, ref_map,
+                                                clash)
     return ref_map
 
 
-def _rewrite(refs: list[str], ref_map: dict[str, str]) -> list[str]:
-    out: list[str] = []
-    for ref in refs:
-        new = ref_map.get(ref, ref)
-        if new not in out:
-            out.append(new)
-    return out
+UNRESOLVED = "unresolved:"
+
+
+def _rewrite(refs: list[str], ref_map: dict[str, str], clash: set[str]) -> list[str]:
+    """Map and de-duplicate references, keeping first-seen order (linear: dict keys)."""
+    return list(dict.fromkeys(
+        ref_map.get(ref, UNRESOLVED + ref if ref in clash else ref) for ref in refs))
+
+
+def duplicate_ids(response: RcaResponse) -> list[str]:
+    """Original evidence ids given to more than one artifact (each resolves to the first)."""
+    seen: set[str] = set()
+    dup: dict[str, None] = {}
+    for art in response.evidence:
+        key = art.source_ref or art.id
+        if key is None:
+            continue
+        if key in seen:
+            dup[key] = None
+        seen.add(key)
+    return list(dup)
 
 
 @dataclass(slots=True)
@@ -150,25 +197,38 @@ class View:
 
     def supporting_live(self) -> list[str]:
         """Live evidence behind the named cause: cited by the root cause, or by a material
-        claim about the same family (or about no family). Sorted, unique."""
-        if self.family is None:
+        claim about the same family (or about no family), and not declared (``supports``)
+        for other families only. Sorted, unique."""
+        fam = self.family
+        if fam is None:
             return []
         ids: set[str] = set()
         for e in self.ledger:
             if e.claim_id == ROOT_CLAIM_ID or (
-                e.material and (e.family is None or e.family == self.family)
+                e.material and (e.family is None or e.family == fam)
             ):
                 ids.update(e.live_ids)
-        return sorted(ids)
+        return sorted(i for i in ids if self.artifacts[i].supports_family(fam))
 
     def groups(self, ids: list[str]) -> list[str]:
         return sorted({self.artifacts[i].group() for i in ids})
 
     def dispositive(self, ids: list[str]) -> list[str]:
-        return [i for i in ids if self.artifacts[i].dispositive_signature]
+        """Artifacts among ``ids`` whose dispositive signature decides the *named* family: the
+        artifact must list it in ``supports`` (a signature decides one family, not any)."""
+        fam = self.family
+        return [i for i in ids if self.artifacts[i].dispositive_signature
+                and fam is not None and fam in self.artifacts[i].supports]
+
+    def on_alert_target(self, art: EvidenceArtifact) -> bool:
+        """``target_verified``, and not observed on a different object than the alert's."""
+        if not art.target_verified:
+            return False
+        want = self.response.alert.target
+        return art.target is None or want is None or art.target.casefold() == want.casefold()
 
     def target_verified_live(self) -> list[str]:
-        return sorted(i for i in self.live if self.artifacts[i].target_verified)
+        return sorted(i for i in self.live if self.on_alert_target(self.artifacts[i]))
 
     def hypothesis_families(self) -> list[str]:
         return [h.family for h in self.response.hypotheses]

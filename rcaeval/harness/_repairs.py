@@ -10,7 +10,8 @@ what they support, add guardrail *guidance* (never observations), and lower labe
   whose ``supports`` names its family, and the root cause to the live evidence of material
   claims about its family.
 - ``safety_guardrails``: a disruptive action gets ``disruptive: true``, operator approval and,
-  when missing, templated read-only verification and impact/rollback guidance.
+  when missing, templated read-only verification and impact/rollback guidance (a stated
+  "verification" that is itself disruptive is replaced by the read-only template).
 - ``confidence_label``: a label above what the live evidence supports is lowered to it
   (``high`` without two groups or a dispositive signature; ``high`` on a novel incident;
   any label on no named cause).
@@ -21,6 +22,8 @@ Fallbacks, applied once after the repair passes when gates still fail:
   withdrawn (it stays a ranked hypothesis), confidence ``none``, outcome
   ``insufficient_evidence``, and untraced material claims are marked non-material.
 - ``withhold_disruptive_action`` (gate 3 still failing): the unguarded action is removed.
+- ``withhold_disruptive_probe`` (gate 3 still failing): a disruptive investigation probe is
+  removed (a probe must be read-only and has no guardrail fields to repair).
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ from typing import Any
 
 from rcaeval.harness._contract import CONFIDENCE_RANK, RcaResponse
 from rcaeval.harness._gates import EVIDENCE_GATES, failed
-from rcaeval.harness._ledger import ROOT_CLAIM_ID, View, is_disruptive
+from rcaeval.harness._ledger import (
+    ROOT_CLAIM_ID,
+    View,
+    guarded,
+    is_disruptive,
+    looks_disruptive,
+    read_only_verification,
+)
 from rcaeval.harness._result import GateResult, Repair
 from rcaeval.harness._scoring import allowed_confidence
 
@@ -46,7 +56,7 @@ def repair_evidence_trace(resp: RcaResponse, attempt: int | None = 1) -> list[Re
             out.append(Repair(attempt, "evidence_trace", target,
                               f"references unknown evidence id(s) {', '.join(gone)}",
                               list(ids), list(kept)))
-        new = kept + [i for i in add if i not in kept]
+        new = list(dict.fromkeys(kept + add))  # linear de-duplication, first-seen order
         if len(new) != len(kept):
             out.append(Repair(attempt, "evidence_trace", target, why, list(kept), list(new)))
         return new
@@ -60,7 +70,8 @@ def repair_evidence_trace(resp: RcaResponse, attempt: int | None = 1) -> list[Re
             add = _supporting(view, rc.family)
             for e in view.material_entries():
                 if e.claim_id != ROOT_CLAIM_ID and e.family in (None, rc.family):
-                    add += [i for i in e.live_ids if i not in add]
+                    add += [i for i in e.live_ids
+                            if view.artifacts[i].supports_family(rc.family)]
         why = (f"root cause {rc.family!r} "
                + ("cites no usable current-run evidence" if not entry.traced
                   else "is high-confidence on fewer than two source groups")
@@ -97,12 +108,14 @@ def repair_safety_guardrails(resp: RcaResponse, attempt: int | None = 1) -> list
                               "the action's text starts with a disruptive verb",
                               a.disruptive, True))
             a.disruptive = True
-        if not a.read_only_verification:
+        if not read_only_verification(a):
             text = (f"Before acting, confirm with a read-only check (get/describe/status) that "
                     f"{target} is still in the state the evidence shows{cite}; stop if it "
                     "has changed.")
             out.append(Repair(attempt, "safety_guardrails",
-                              f"actions[{i}].read_only_verification", why,
+                              f"actions[{i}].read_only_verification",
+                              why if not a.read_only_verification else
+                              "the stated verification is itself disruptive, not read-only",
                               a.read_only_verification, text))
             a.read_only_verification = text
         if not a.impact_rollback:
@@ -188,9 +201,7 @@ def fallback(resp: RcaResponse, gates: list[GateResult]) -> list[Repair]:
     if failed(gates, (3,)):
         keep = []
         for i, a in enumerate(resp.actions):
-            unsafe = is_disruptive(a) and not (
-                a.read_only_verification and a.impact_rollback and a.operator_approval)
-            if unsafe:
+            if is_disruptive(a) and not guarded(a):
                 out.append(Repair(None, "withhold_disruptive_action", f"actions[{i}]",
                                   "disruptive action without read-only verification, "
                                   "impact/rollback guidance and operator approval",
@@ -198,4 +209,15 @@ def fallback(resp: RcaResponse, gates: list[GateResult]) -> list[Repair]:
             else:
                 keep.append(a)
         resp.actions = keep
+        steps = []
+        for i, step in enumerate(resp.investigation_plan):
+            if looks_disruptive(step.probe):
+                out.append(Repair(None, "withhold_disruptive_probe",
+                                  f"investigation_plan[{i}]",
+                                  "an investigation probe must be read-only; this one changes "
+                                  "the system and cannot carry gate 3's guardrails",
+                                  step.model_dump(mode="json"), None))
+            else:
+                steps.append(step)
+        resp.investigation_plan = steps
     return out

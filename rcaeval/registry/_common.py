@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, StringConstraints
 
@@ -40,6 +40,11 @@ JsonPathLite = Annotated[str, AfterValidator(_jsonpath_lite)]
 """``$``, ``.key``, ``[N]``, ``[*]``."""
 
 
+Severity = Literal["error", "warning"]
+"""``error``: the file is broken (``validate`` exits 3, the case cannot run). ``warning``: a
+risk worth fixing that breaks nothing (``validate`` prints it and still exits 0)."""
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One registry lint finding. ``file`` is relative to the registry root (POSIX form)."""
@@ -49,6 +54,7 @@ class Problem:
     field: str
     code: str
     message: str
+    severity: Severity = "error"
 
     def sort_key(self) -> tuple[str, int, str, str, str]:
         return (self.file, self.line or 0, self.field, self.code, self.message)

@@ -1,9 +1,11 @@
 """Cross-field lints that a single pydantic model cannot express: ids, the fact catalog,
-detector references, the information boundary, suite membership and baseline consistency."""
+detector references, the information boundary, suite membership, baseline consistency, and
+case ids that name their own answer (a warning)."""
 
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter
 from typing import Any
 
@@ -12,6 +14,7 @@ from rcaeval.registry._case import JUDGE_ONLY_FIELDS
 from rcaeval.registry._common import Problem
 from rcaeval.registry._facts import DETECTOR_FACT_PREFIX, FACTS
 from rcaeval.registry._judge import BUCKETS
+from rcaeval.registry._merged import MergedCase
 from rcaeval.registry._suite import SuiteSpec
 from rcaeval.registry._yamlsrc import YamlDoc, YamlPath, dotted
 
@@ -178,3 +181,45 @@ def lint_baseline(
                                     "inconsistent_summary",
                                     f"summary.{key} is {actual[key]}; the case rows give {want}"))
     return problems
+
+
+_WORD_SPLIT = re.compile(r"[^a-z0-9]+")
+LEAK_MIN_WORD = 4
+"""Ground-truth words shorter than this (``pd``, ``oom``, ``gc``) are not checked."""
+
+
+def _words(text: str | None) -> list[str]:
+    return [w for w in _WORD_SPLIT.split((text or "").lower()) if len(w) >= LEAK_MIN_WORD]
+
+
+def lint_case_id_leak(case: MergedCase, rel_case: str, line: int | None) -> list[Problem]:
+    """WARN when ``case_id`` contains a word (>= 4 chars) of the case's ground-truth root
+    cause ``family`` or ``component``: the id would hint at the answer.
+
+    Agents see an opaque case reference by default, so this is harmless until a run uses
+    ``--expose-case-ids`` (or a human reads a per-case report blind). Words the agent is shown
+    anyway (in the prompt, follow-ups or ``environment``) are not reported: the id adds
+    nothing there."""
+    spec = case.case
+    root_cause = case.judge.ground_truth.root_cause
+    visible = " ".join([spec.prompt.text, *(f.text for f in spec.followup),
+                        spec.environment.cluster_id, spec.environment.product or "",
+                        spec.environment.region or ""]).lower()
+    case_id = spec.case_id.lower()
+    hits: list[str] = []
+    for value in (root_cause.family, root_cause.component):
+        for word in _words(value):
+            if word in case_id and word not in visible and word not in hits:
+                hits.append(word)
+    if not hits:
+        return []
+    sources = ", ".join(
+        f"{what} {value!r}" for what, value in (("family", root_cause.family),
+                                                ("component", root_cause.component))
+        if value and any(w in _words(value) for w in hits))
+    return [Problem(
+        rel_case, line, "case_id", "case_id_leaks_ground_truth",
+        f"case_id {spec.case_id!r} contains {', '.join(repr(w) for w in hits)} of the ground "
+        f"truth ({sources}): agents see an opaque case reference by default, but a run with "
+        "--expose-case-ids would hand them this hint; prefer a neutral id",
+        severity="warning")]

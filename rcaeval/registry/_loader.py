@@ -21,6 +21,7 @@ from rcaeval.registry._judge import JudgeSpec
 from rcaeval.registry._lint import (
     id_mismatch,
     lint_baseline,
+    lint_case_id_leak,
     lint_judge,
     lint_suite,
     strip_judge_only,
@@ -201,7 +202,10 @@ def iter_suite_cases(root: Path | str | None, suite_id: str) -> Iterator[SuiteCa
 
 @dataclass
 class Registry:
-    """Everything in a registry directory that loaded cleanly, plus every problem found."""
+    """Everything in a registry directory that loaded cleanly, plus every problem found.
+
+    ``problems`` are errors (``ok`` is False when there is any); ``warnings`` are risks that
+    break nothing (severity ``warning``, e.g. ``case_id_leaks_ground_truth``)."""
 
     root: Path
     suites: dict[str, SuiteSpec] = field(default_factory=dict)
@@ -209,6 +213,7 @@ class Registry:
     baselines: dict[str, BaselineSpec] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     case_problems: dict[str, list[Problem]] = field(default_factory=dict)
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -270,10 +275,33 @@ def load_registry(root: Path | str | None = None) -> Registry:
         if not found:
             reg.baselines[spec_b.suite_id] = spec_b
 
-    reg.problems = sort_problems(problems)
+    warnings: list[Problem] = []
+    for merged in reg.cases.values():
+        rel = _rel(base, merged.case_dir / "case.yaml")
+        warnings += lint_case_id_leak(merged, rel, _key_line(merged.case_dir / "case.yaml",
+                                                             "case_id"))
+
+    reg.problems = sort_problems([p for p in problems if p.severity == "error"])
+    reg.warnings = sort_problems([p for p in problems if p.severity != "error"] + warnings)
     return reg
 
 
-def validate_registry(root: Path | str | None = None) -> list[Problem]:
-    """Every problem in a registry, sorted deterministically (empty when it is clean)."""
-    return load_registry(root).problems
+def _key_line(path: Path, key: str) -> int | None:
+    """The 1-based line of a top-level ``key:`` in a YAML file (None if not found)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for i, text in enumerate(lines, start=1):
+        if text.startswith(f"{key}:"):
+            return i
+    return None
+
+
+def validate_registry(
+    root: Path | str | None = None, *, warnings: bool = False
+) -> list[Problem]:
+    """Every error in a registry, sorted deterministically (empty when it is clean); with
+    ``warnings=True`` the warnings too (each problem's ``severity`` tells them apart)."""
+    reg = load_registry(root)
+    return sort_problems(reg.problems + reg.warnings) if warnings else reg.problems

@@ -67,15 +67,102 @@ def _walk(
             _walk(item, child, lines, dupes)
 
 
-def parse_yaml(path: Path, rel: str) -> tuple[YamlDoc | None, list[Problem]]:
-    """Parse one YAML file. Syntax errors, unreadable files and duplicate keys are problems."""
+MAX_EXPANDED_NODES = 100_000
+"""A document whose node count with every alias expanded exceeds this is refused (an
+anchor/alias "billion laughs" bomb would otherwise make the line walk and every later pass
+over the data exponential). Real registry files have a few hundred nodes."""
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _alias_problem(root: yaml.Node, rel: str) -> Problem | None:
+    """A problem when aliases make the document recursive or expand it past
+    :data:`MAX_EXPANDED_NODES`; names the outermost key whose value is that large."""
+    cap = MAX_EXPANDED_NODES + 1
+    size: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:  # iterative post-order over the node graph, each node once
+        node, done = stack.pop()
+        nid = id(node)
+        if done:
+            on_path.discard(nid)
+            size[nid] = min(cap, 1 + sum(size[id(c)] for c in _children(node)))
+            continue
+        if nid in size:
+            continue
+        if nid in on_path:
+            line = node.start_mark.line + 1
+            return Problem(rel, line, "", "yaml_syntax",
+                           f"YAML alias at line {line} refers to a node containing itself "
+                           "(recursive anchor)")
+        on_path.add(nid)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in size)
+    if size[id(root)] < cap:
+        return None
+    path: YamlPath = ()
+    line = root.start_mark.line + 1
+    node: yaml.Node | None = root
+    while isinstance(node, yaml.MappingNode):  # descend through keys to the offending value
+        nxt = next(((k, v) for k, v in node.value
+                    if size[id(v)] >= cap and isinstance(k, yaml.ScalarNode)), None)
+        node = None
+        if nxt is not None:
+            path, line, node = (*path, nxt[0].value), nxt[0].start_mark.line + 1, nxt[1]
+    return Problem(rel, line, dotted(path), "yaml_syntax",
+                   f"YAML aliases expand to more than {MAX_EXPANDED_NODES} nodes "
+                   "(anchor/alias bomb?); the file is not loaded")
+
+
+def _not_utf8(data: bytes, exc: UnicodeDecodeError, rel: str) -> Problem:
+    """Name the line, column and (when the rest parses) the key of the first bad byte."""
+    line = data.count(b"\n", 0, exc.start) + 1
+    col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+    field_name = ""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        loader = yaml.SafeLoader(data.decode("utf-8", errors="replace"))
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+        if node is not None and _alias_problem(node, rel) is None:
+            lines: dict[YamlPath, int] = {}
+            _walk(node, (), lines, [])
+            on_line = [p for p, n in lines.items() if n == line]
+            if on_line:
+                field_name = dotted(max(on_line, key=len))
+    except (yaml.YAMLError, RecursionError):
+        pass
+    bad = data[exc.start:exc.end].hex(" ")
+    return Problem(rel, line, field_name, "unreadable",
+                   f"not valid UTF-8: byte(s) {bad} at line {line}, column {col} "
+                   f"(byte offset {exc.start}); registry files must be UTF-8")
+
+
+def parse_yaml(path: Path, rel: str) -> tuple[YamlDoc | None, list[Problem]]:
+    """Parse one YAML file. Syntax errors, unreadable or non-UTF-8 files, alias bombs,
+    excessive nesting and duplicate keys are problems."""
+    try:
+        data_bytes = path.read_bytes()
+    except OSError as exc:
         return None, [Problem(rel, None, "", "unreadable", f"cannot read file: {exc}")]
+    try:
+        text = data_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, [_not_utf8(data_bytes, exc, rel)]
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
+        bomb = _alias_problem(node, rel) if node is not None else None
+        if bomb is not None:
+            return None, [bomb]
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -84,6 +171,9 @@ def parse_yaml(path: Path, rel: str) -> tuple[YamlDoc | None, list[Problem]]:
         return None, [Problem(rel, line, "", "yaml_syntax", f"YAML syntax error: {msg}")]
     except yaml.YAMLError as exc:
         return None, [Problem(rel, None, "", "yaml_syntax", f"YAML error: {exc}")]
+    except RecursionError:
+        return None, [Problem(rel, None, "", "yaml_syntax",
+                              "YAML nesting is too deep to load")]
     finally:
         loader.dispose()
     doc = YamlDoc(rel, data)

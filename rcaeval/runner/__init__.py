@@ -13,7 +13,7 @@ from rcaeval.runner._agents import (
     parse_agent_spec,
 )
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
-from rcaeval.runner._case import RunCase, to_run_case
+from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 from rcaeval.runner._command import CommandAgent
 from rcaeval.runner._execute import CaseExecution, execute_case, finalize_workspace
 from rcaeval.runner._replay import ReplayAgent
@@ -41,6 +41,7 @@ __all__ = [
     "execute_case",
     "finalize_workspace",
     "mirror_audit",
+    "opaque_case_ref",
     "parse_agent_spec",
     "parse_env_args",
     "to_run_case",

@@ -8,6 +8,8 @@ would hint at the answer (``title``, ``case_type``, ``tags``).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,6 +19,20 @@ from typing import Any
 from rcaeval.errors import InputError
 
 _CASE_DIR_ATTRS = ("case_dir", "dir", "path", "source_dir")
+
+CASE_REF_PREFIX = "case-"
+
+
+def opaque_case_ref(run_id: str | None, case_id: str, key: str | None = None) -> str:
+    """The opaque case reference an agent sees instead of the case id (docs/agents.md):
+    ``case-`` + the first 10 hex of sha256(``run_id`` NUL ``case_id``), keyed (HMAC) with the
+    run's secret ``key`` when there is one, so an agent that knows the run id cannot confirm a
+    guessed case id. Stable within a run (retries, follow-ups and a resume agree), different
+    across runs."""
+    msg = f"{run_id or ''}\0{case_id}".encode()
+    digest = (hmac.new(key.encode(), msg, hashlib.sha256) if key
+              else hashlib.sha256(msg)).hexdigest()
+    return CASE_REF_PREFIX + digest[:10]
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
@@ -46,7 +62,10 @@ def iso_utc(value: Any) -> str | None:
 
 @dataclass(frozen=True)
 class RunCase:
-    """Run-visible fields of one case (see docs/agents.md, "What the agent sees")."""
+    """Run-visible fields of one case (see docs/agents.md, "What the agent sees").
+
+    ``case_id`` is the real id and stays runner-side (audit dir, manifest, replay lookup):
+    the agent sees :attr:`Workspace.case_ref` instead, an opaque reference by default."""
 
     case_id: str
     prompt: str
@@ -61,15 +80,17 @@ class RunCase:
     timeout_s: float | None = None
     incident_dir: Path | None = None
 
-    def case_json(self) -> dict[str, Any]:
-        """The document written to ``case.json`` in the workspace."""
+    def case_json(self, case_ref: str) -> dict[str, Any]:
+        """The document written to ``case.json`` in the workspace. Its ``case_id`` is
+        ``case_ref``: the opaque reference (:func:`opaque_case_ref`), or the real id only when
+        the run exposes case ids."""
         env = {k: v for k, v in (("cluster_id", self.cluster_id), ("product", self.product),
                                   ("region", self.region)) if v is not None}
         window: dict[str, Any] = {"start": self.window_start, "end": self.window_end}
         if self.tolerance_s is not None:
             window["tolerance_s"] = self.tolerance_s
         return {
-            "case_id": self.case_id,
+            "case_id": case_ref,
             "prompt": {"text": self.prompt},
             "environment": env,
             "time_window": window,

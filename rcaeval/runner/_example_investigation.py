@@ -30,6 +30,8 @@ from rcaeval.runner._example_diagnosis import (
 
 
 def run_metadata(root: Path, env: dict[str, str]) -> dict[str, Any]:
+    """Cluster, window and the case reference (an opaque label unless the run exposes case
+    ids: it only names this run's diagnosis id, it says nothing about the incident)."""
     case = load_json(root / "case.json") or {}
     window = case.get("time_window") or {}
     return {"cluster_id": (case.get("environment") or {}).get("cluster_id")

@@ -16,7 +16,7 @@ import orjson
 from rcaeval.runner._acp_client import now_iso
 from rcaeval.runner._agents import USAGE_KEYS, AgentAdapter, AgentOutcome, parse_agent_spec
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
-from rcaeval.runner._case import RunCase, to_run_case
+from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 from rcaeval.runner._workspace import Workspace, create_workspace, remove_tree
 
 CaseStatus = Literal["completed", "crashed", "timed_out", "errored"]
@@ -38,6 +38,8 @@ class CaseExecution:
     started_at: str | None = None
     finished_at: str | None = None
     final_text: str = ""
+    case_ref: str | None = None
+    """What the agent was told the case is called (opaque unless case ids were exposed)."""
     attempt_log: list[dict[str, Any]] = field(default_factory=list)
     manifest: dict[str, Any] = field(default_factory=dict)
 
@@ -79,6 +81,8 @@ def execute_case(
     keep_workspace: bool = False,
     overwrite_audit: bool = False,
     max_file_bytes: int = MAX_FILE_BYTES,
+    expose_case_ids: bool = False,
+    case_ref_key: str | None = None,
 ) -> CaseExecution:
     """Run one case with the agent ``agent_spec`` names and mirror its audit.
 
@@ -88,8 +92,17 @@ def execute_case(
     ``execution.timeout_s`` overrides it); ``turn_timeout_s`` bounds each prompt turn. The
     last attempt is mirrored to ``<audit_root>/<run_id>/<case_id>/``. A malformed case
     (e.g. a symlink in its incident data) raises :class:`rcaeval.errors.InputError`.
+
+    The agent never sees the case id: ``RCAEVAL_CASE_ID`` and ``case.json`` carry an opaque
+    reference (:func:`~rcaeval.runner.opaque_case_ref` of ``run_id``, the case id and the
+    optional secret ``case_ref_key``), the same for every attempt. ``expose_case_ids=True``
+    gives the agent the real id instead (for suites whose ids are neutral). The real id is
+    recorded runner-side only: the audit dir name and the manifest (``case_id``, next to
+    ``case_ref``).
     """
     rc: RunCase = to_run_case(case, case_dir)
+    case_ref = rc.case_id if expose_case_ids else opaque_case_ref(run_id, rc.case_id,
+                                                                  case_ref_key)
     adapter = parse_agent_spec(agent_spec, env=agent_env) if isinstance(agent_spec, str) \
         else agent_spec
     limit = rc.timeout_s or timeout_s
@@ -98,7 +111,8 @@ def execute_case(
     attempt = 0
     while True:
         attempt += 1
-        ws = create_workspace(Path(workspace_root) / run_id, rc, run_id=run_id, attempt=attempt)
+        ws = create_workspace(Path(workspace_root) / run_id, rc, run_id=run_id, attempt=attempt,
+                              case_ref=case_ref)
         started_at = now_iso()
         a0 = time.monotonic()
         try:
@@ -122,6 +136,8 @@ def execute_case(
     manifest = {
         "run_id": run_id,
         "case_id": rc.case_id,
+        "case_ref": case_ref,
+        "case_ids_exposed": expose_case_ids,
         "workspace_id": ws.workspace_id,
         "agent": outcome.agent_info or adapter.info(),
         "cluster_id": rc.cluster_id,
@@ -152,6 +168,7 @@ def execute_case(
         started_at=attempt_log[0]["started_at"],
         finished_at=finished_at,
         final_text=outcome.final_text,
+        case_ref=case_ref,
         attempt_log=attempt_log,
         manifest=written,
     )

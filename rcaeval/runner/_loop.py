@@ -38,11 +38,13 @@ from rcaeval.runner._resume import (
     agent_config,
     agent_hash,
     create_run,
+    new_case_ref_key,
     new_run_id,
     persist_cases,
     plan_resume,
     problems_text,
     q,
+    read_case_ref_key,
     reset_cases,
 )
 
@@ -280,6 +282,7 @@ def run_suite(
     agent_env: Mapping[str, str | None] | None = None,
     progress: bool = True,
     reports: bool = True,
+    expose_case_ids: bool = False,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
 
@@ -289,6 +292,10 @@ def run_suite(
     the rest re-run. Ends with ``report.txt`` / ``report_detail.txt`` in
     ``<audit_root>/<run_id>/``. Ctrl-C or SIGTERM marks the run ``interrupted`` and raises
     :class:`RunInterrupted` (a ``KeyboardInterrupt``) carrying the summary.
+
+    Agents see an opaque case reference, not the case id (keyed with a per-run secret kept in
+    ``run.json``); ``expose_case_ids=True`` shows them the real ids. It is part of the agent
+    configuration, so a resume must agree.
     """
     from rcaeval.judge import JUDGE_VERSION
     from rcaeval.registry import iter_suite_cases, load_suite
@@ -305,7 +312,7 @@ def run_suite(
     retries = policy.max_infra_retries if max_infra_retries is None else max_infra_retries
     adapter = parse_agent_spec(agent_spec, env=agent_env)
     config = agent_config(agent_spec, agent_env, case_timeout_s=explicit_timeout,
-                          turn_timeout_s=turn_timeout)
+                          turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids)
     given_root = Path(audit_root) if audit_root is not None else None
 
     reused: tuple[str, ...] = ()
@@ -320,13 +327,15 @@ def run_suite(
         audits = plan.audit_root
         todo, reused = list(plan.todo), plan.done
         reset_cases(store, run_id, todo, audits / run_id)
+        ref_key = read_case_ref_key(audits / run_id)
     else:
         todo = _select(suite, case_ids)
         run_id = run_id or new_run_id(suite_id)
         audits = given_root or data_dir() / "eval_audits"
+        ref_key = new_case_ref_key()
         create_run(store, run_id, suite_id=suite_id, suite_version=suite.version,
                    agent_spec=agent_spec, config=config, audit_root=audits, case_ids=todo,
-                   judge_version=JUDGE_VERSION)
+                   judge_version=JUDGE_VERSION, case_ref_key=ref_key)
     run_dir = audits / run_id
     base = {"run_id": run_id, "suite_id": suite_id, "suite_version": suite.version,
             "agent_spec": agent_spec, "agent_hash": agent_hash(config), "audit_dir": run_dir,
@@ -352,7 +361,8 @@ def run_suite(
                 rc = dataclasses.replace(rc, timeout_s=None)
             ex = execute_case(run_id, rc, runner, workspace_root=ws_root, audit_root=audits,
                               timeout_s=timeout, turn_timeout_s=turn_timeout,
-                              max_infra_retries=retries)
+                              max_infra_retries=retries, expose_case_ids=expose_case_ids,
+                              case_ref_key=ref_key)
             events.put(("done", Done(case_id, execution=ex)))
         except InputError as exc:
             events.put(("done", Done(case_id, error=f"malformed case: {exc}")))

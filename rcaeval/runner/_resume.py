@@ -45,22 +45,29 @@ def agent_config(
     *,
     case_timeout_s: float | None,
     turn_timeout_s: float,
+    expose_case_ids: bool = False,
 ) -> dict[str, Any]:
     """The canonical agent configuration: what decides how an agent behaves on a case.
 
     Explicit environment values are stored as a sha256 prefix (they may be API keys);
     inherited ones (``--agent-env KEY``) by name only, so rotating a key does not change
     the hash. ``case_timeout_s`` is the explicit override (``None``: each case's own, else
-    the suite's). ``jobs`` and retries are not part of it: they do not change a case's result.
+    the suite's). ``expose_case_ids`` (the agent sees real case ids, not opaque references)
+    is recorded only when set, so the hash of a default configuration is unchanged. ``jobs``
+    and retries are not part of it: they do not change a case's result.
     """
     env: dict[str, str] = {}
     for key in sorted(agent_env or {}):
         value = (agent_env or {})[key]
         env[key] = "<inherited>" if value is None else \
             "sha256:" + hashlib.sha256(value.encode()).hexdigest()[:16]
-    return {"spec": agent_spec, "env": env,
-            "case_timeout_s": None if case_timeout_s is None else float(case_timeout_s),
-            "turn_timeout_s": float(turn_timeout_s)}
+    config: dict[str, Any] = {
+        "spec": agent_spec, "env": env,
+        "case_timeout_s": None if case_timeout_s is None else float(case_timeout_s),
+        "turn_timeout_s": float(turn_timeout_s)}
+    if expose_case_ids:
+        config["expose_case_ids"] = True
+    return config
 
 
 def agent_hash(config: Mapping[str, Any]) -> str:
@@ -83,6 +90,9 @@ def _describe_diff(old: Mapping[str, Any] | None, new: Mapping[str, Any],
                     state = ("added" if name not in o else "removed" if name not in n
                              else "value changed")
                     parts.append(f"--agent-env {name} {state}")
+        elif key == "expose_case_ids":
+            if bool(old.get(key)) != bool(new.get(key)):
+                parts.append("--expose-case-ids " + ("added" if new.get(key) else "removed"))
         elif old.get(key) != new.get(key):
             parts.append(f"{key} {old.get(key)!r} -> {new.get(key)!r}")
     return "; ".join(parts) or "agent configuration"
@@ -109,9 +119,11 @@ def create_run(
     audit_root: Path,
     case_ids: Sequence[str],
     judge_version: str,
+    case_ref_key: str | None = None,
 ) -> None:
     """Insert the ``eval_runs`` row (status running) and one pending ``eval_case_runs`` row
-    per case, in one transaction, and write ``run.json``."""
+    per case, in one transaction, and write ``run.json`` (with ``case_ref_key``, the run's
+    secret for opaque case references)."""
     if store.con.execute(q("run_record"), {"run_id": run_id}).fetchone() is not None:
         raise InputError(f"run {run_id!r} already exists in the store; resume it with "
                          f"--resume {run_id} or choose another --run-id", field="--run-id")
@@ -128,27 +140,50 @@ def create_run(
         for cid in case_ids:
             store.con.execute(q("insert_case_run"), {"run_id": run_id, "case_id": cid})
     write_run_config(run_dir, run_id=run_id, suite_id=suite_id, suite_version=suite_version,
-                     config=config, case_ids=case_ids)
+                     config=config, case_ids=case_ids, case_ref_key=case_ref_key)
+
+
+def new_case_ref_key() -> str:
+    """A run's secret for :func:`~rcaeval.runner.opaque_case_ref` (kept in ``run.json``,
+    runner-side): without it an agent that knows the run id could confirm a guessed case id."""
+    return secrets.token_hex(16)
 
 
 def write_run_config(run_dir: Path, *, run_id: str, suite_id: str, suite_version: str,
-                     config: Mapping[str, Any], case_ids: Sequence[str]) -> None:
+                     config: Mapping[str, Any], case_ids: Sequence[str],
+                     case_ref_key: str | None = None) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
-    doc = {"run_id": run_id, "suite_id": suite_id, "suite_version": suite_version,
-           "agent_hash": agent_hash(config), "agent_config": dict(config),
-           "case_ids": list(case_ids)}
+    doc: dict[str, Any] = {
+        "run_id": run_id, "suite_id": suite_id, "suite_version": suite_version,
+        "agent_hash": agent_hash(config), "agent_config": dict(config),
+        "case_ids": list(case_ids)}
+    if case_ref_key:
+        doc["case_ref_key"] = case_ref_key
     (run_dir / RUN_CONFIG_FILE).write_bytes(
         orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
                      | orjson.OPT_APPEND_NEWLINE))
 
 
-def _read_run_config(run_dir: Path) -> dict[str, Any] | None:
+def _read_run_doc(run_dir: Path) -> dict[str, Any] | None:
     try:
         doc = orjson.loads((run_dir / RUN_CONFIG_FILE).read_bytes())
     except (OSError, orjson.JSONDecodeError):
         return None
-    cfg = doc.get("agent_config") if isinstance(doc, dict) else None
+    return doc if isinstance(doc, dict) else None
+
+
+def _read_run_config(run_dir: Path) -> dict[str, Any] | None:
+    doc = _read_run_doc(run_dir)
+    cfg = doc.get("agent_config") if doc is not None else None
     return cfg if isinstance(cfg, dict) else None
+
+
+def read_case_ref_key(run_dir: Path) -> str | None:
+    """The run's case-reference secret from ``run.json`` (``None`` when it has none, e.g. a
+    run made before opaque case references: its references are then unkeyed)."""
+    doc = _read_run_doc(run_dir)
+    key = doc.get("case_ref_key") if doc is not None else None
+    return key if isinstance(key, str) and key else None
 
 
 def plan_resume(
@@ -190,7 +225,8 @@ def plan_resume(
     if rec["agent_hash"] != digest:
         what = _describe_diff(_read_run_config(root / run_id), config, rec["agent_spec"])
         raise InputError(f"run {run_id!r} was made with a different agent configuration "
-                         f"({what}); resume needs the same --agent, --agent-env and timeouts",
+                         f"({what}); resume needs the same --agent, --agent-env, timeouts and "
+                         "--expose-case-ids",
                          field="--agent")
     state = store.con.execute(q("resume_state"), {"run_id": run_id}).fetchall()
     done = tuple(cid for cid, _status, _has, finished in state if finished)

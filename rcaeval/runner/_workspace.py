@@ -2,7 +2,9 @@
 
 A workspace holds only run-visible material: ``prompt.md``, ``case.json`` (see
 :meth:`RunCase.case_json`) and a copy of the case's ``incident/`` data. The agent process gets
-a minimal, documented environment built here, never the parent's environment.
+a minimal, documented environment built here, never the parent's environment. Neither names
+the case id: the agent sees an opaque case reference (:func:`opaque_case_ref`) unless the run
+exposes case ids.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import orjson
 
 from rcaeval.errors import InputError
-from rcaeval.runner._case import RunCase, to_run_case
+from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 
 RUNNER_DIR = ".rcaeval"
 """Runner-owned dir inside a workspace: agent stderr, per-turn stdout, raw ACP log."""
@@ -39,6 +41,9 @@ class Workspace:
     case: RunCase
     run_id: str | None = None
     attempt: int = 1
+    case_ref: str = ""
+    """What the agent is told the case is called (``case.json``, ``RCAEVAL_CASE_ID``): an
+    opaque reference, or the real id when the run exposes case ids."""
 
     @property
     def home(self) -> Path:
@@ -69,27 +74,34 @@ def create_workspace(
     attempt: int = 1,
     case_dir: str | Path | None = None,
     workspace_id: str | None = None,
+    case_ref: str | None = None,
+    expose_case_id: bool = False,
 ) -> Workspace:
     """Make ``<base_dir>/<workspace_id>/`` holding only the case's run-visible material.
 
     ``case`` is a :class:`RunCase`, a registry case model or a ``case.yaml`` mapping. The
-    directory is named by an opaque workspace id. Symlinks (and other non-regular files) in
-    the incident dir are refused with :class:`InputError`, as are judge-only file names.
+    directory is named by an opaque workspace id. The agent is told the case is ``case_ref``;
+    by default the opaque :func:`opaque_case_ref` of ``(run_id, case_id)``, the real case id
+    with ``expose_case_id=True``. Symlinks (and other non-regular files) in the incident dir
+    are refused with :class:`InputError`, as are judge-only file names.
     """
     rc = to_run_case(case, case_dir)
+    if case_ref is None:
+        case_ref = rc.case_id if expose_case_id else opaque_case_ref(run_id, rc.case_id)
     wid = workspace_id or new_workspace_id()
     base = Path(base_dir)
     base.mkdir(parents=True, exist_ok=True)
     path = base / wid
     path.mkdir()
     ws = Workspace(path=path.resolve(), workspace_id=wid, case=rc, run_id=run_id,
-                   attempt=attempt)
+                   attempt=attempt, case_ref=case_ref)
     try:
         for d in (ws.home, ws.tmp, ws.runner_dir):
             d.mkdir()
         ws.prompt_file.write_text(rc.prompt, encoding="utf-8")
         (ws.path / "case.json").write_bytes(
-            orjson.dumps(rc.case_json(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+            orjson.dumps(rc.case_json(ws.case_ref),
+                         option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
         )
         if rc.incident_dir is not None:
             copy_tree_strict(rc.incident_dir, ws.path / "incident")
@@ -167,7 +179,7 @@ def agent_env(
         "PYTHONUNBUFFERED": "1",
         "RCAEVAL_WORKSPACE": str(ws.path),
         "RCAEVAL_WORKSPACE_ID": ws.workspace_id,
-        "RCAEVAL_CASE_ID": rc.case_id,
+        "RCAEVAL_CASE_ID": ws.case_ref or opaque_case_ref(ws.run_id, rc.case_id),
         "RCAEVAL_CLUSTER_ID": rc.cluster_id or "",
         "RCAEVAL_WINDOW_START": rc.window_start or "",
         "RCAEVAL_WINDOW_END": rc.window_end or "",

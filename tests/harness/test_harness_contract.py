@@ -114,8 +114,10 @@ def test_generic_state_derived_from_alert_type(alert_type: str, generic: bool) -
     d = good()
     d["alert"] = {"type": alert_type}
     assert parse_response(d).alert.is_generic_state() is generic
-    d["alert"]["generic_state"] = not generic  # explicit flag wins
-    assert parse_response(d).alert.is_generic_state() is (not generic)
+    d["alert"]["generic_state"] = True  # an explicit true always makes it generic
+    assert parse_response(d).alert.is_generic_state() is True
+    d["alert"]["generic_state"] = False  # an explicit false cannot hide a generic type
+    assert parse_response(d).alert.is_generic_state() is generic
 
 
 def test_schema_file_is_in_sync() -> None:

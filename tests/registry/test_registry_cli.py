@@ -105,3 +105,26 @@ def test_committed_schemas_are_current(schema_dirs: tuple[Path, Path], repo_root
         committed = repo_root / "docs" / "schema" / name
         assert committed.read_bytes() == path.read_bytes(), (
             f"{committed} is stale: run `rcaeval schema`")
+
+
+def test_validate_prints_warnings_but_exits_0(fixture_registry: Path) -> None:
+    proc = _rcaeval("validate", "--registry", str(fixture_registry))
+    assert proc.returncode == 0, proc.stderr
+    assert "case_id_leaks_ground_truth" in proc.stdout and "1 warning(s)" in proc.stdout
+    assert proc.stdout.rstrip().endswith("0 problems, 1 warnings")
+    proc = _rcaeval("validate", "--registry", str(fixture_registry), "--format", "json")
+    payload = json.loads(proc.stdout)
+    assert proc.returncode == 0 and payload["ok"] is True and payload["problems"] == []
+    (warning,) = payload["warnings"]
+    assert warning["code"] == "case_id_leaks_ground_truth"
+    assert warning["severity"] == "warning"
+
+
+def test_validate_errors_still_exit_3_next_to_warnings(registry_copy: Path) -> None:
+    judge = registry_copy / "cases/slow-query-kill-002/judge.yaml"
+    judge.write_text(judge.read_text().replace("signal.kill_query_present", "signal.bogus"))
+    proc = _rcaeval("validate", "--registry", str(registry_copy), "--format", "json")
+    assert proc.returncode == 3
+    payload = json.loads(proc.stdout)
+    assert [p["code"] for p in payload["problems"]] == ["unknown_fact"]
+    assert [p["code"] for p in payload["warnings"]] == ["case_id_leaks_ground_truth"]

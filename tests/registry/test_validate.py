@@ -190,3 +190,34 @@ def test_catalog_lints_run_even_when_schema_fails(registry_copy: Path) -> None:
     codes = {p.code: p.field for p in validate_registry(registry_copy)}
     assert codes == {"unknown_fact": "judge.critical_evidence.checks[0].any_of[0].fact",
                      "invalid_value": "judge.diagnosis.mode"}
+
+
+def test_case_id_naming_the_ground_truth_is_a_warning(fixture_registry: Path) -> None:
+    reg = load_registry(fixture_registry)
+    assert reg.ok and reg.problems == []
+    (w,) = reg.warnings
+    assert (w.code, w.severity, w.file, w.field, w.line) == (
+        "case_id_leaks_ground_truth", "warning", f"cases/{TIKV}/case.yaml", "case_id", 1)
+    assert "'panic', 'tikv'" in w.message and "--expose-case-ids" in w.message
+    assert validate_registry(fixture_registry) == []  # errors only, by default
+    assert validate_registry(fixture_registry, warnings=True) == [w]
+    # a warning never stops a case from loading or running
+    from rcaeval.registry import load_case
+
+    assert load_case(fixture_registry, TIKV).case_id == TIKV
+
+
+def test_case_id_leak_ignores_neutral_ids_and_visible_words(registry_copy: Path) -> None:
+    judge = registry_copy / f"cases/{TIKV}/judge.yaml"
+    _edit(judge, "family: storage_node_panic", "family: raft_log_corruption")
+    (w,) = load_registry(registry_copy).warnings
+    assert "'tikv'" in w.message and "'panic'" not in w.message  # the component still leaks
+    # a word the agent is shown anyway (prompt, follow-ups, environment) adds nothing
+    _edit(registry_copy / f"cases/{TIKV}/case.yaml", "Find the root cause.",
+          "TiKV stores restarted. Find the root cause.")
+    assert load_registry(registry_copy).warnings == []
+
+
+def test_problem_severity_defaults_to_error() -> None:
+    p = Problem("f.yaml", 1, "x", "invalid_value", "bad")
+    assert p.severity == "error" and p.to_dict()["severity"] == "error"

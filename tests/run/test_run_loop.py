@@ -79,7 +79,7 @@ def test_misbehaving_agents_get_a_clear_status_and_the_run_continues(
              "cpu-hotspot-region-001"]
     r = rcaeval("run", "--suite", "smoke", "--agent", multi_agent, "--db", str(paths["db"]),
                 "--audit-root", str(paths["audits"]), "--run-id", "bad-agents",
-                "--jobs", "4", "--timeout", "3", "--retries", "0",
+                "--jobs", "4", "--timeout", "3", "--retries", "0", "--expose-case-ids",
                 "--agent-env", f"AGENT_MODES={modes}",
                 "--agent-env", f"REC_DIR={RECORDED / 'rec-thorough'}",
                 "--agent-env", f"PID_DIR={pid_dir}", "--agent-env", f"SECRET_FILE={secret}",

@@ -62,3 +62,49 @@ def test_drop_run_removes_rows_and_audits(tmp_path):
                       "case_meta"):
             assert s.sql(f"SELECT count(*) AS n FROM {table}")["n"][0] == 0, table
         assert not (tmp_path / "a" / "d1").exists()
+
+
+def test_expose_case_ids_is_part_of_the_agent_configuration():
+    base = agent_config("replay:x", None, case_timeout_s=None, turn_timeout_s=600)
+    assert "expose_case_ids" not in base  # a default configuration hashes as it always did
+    exposed = agent_config("replay:x", None, case_timeout_s=None, turn_timeout_s=600,
+                           expose_case_ids=True)
+    assert exposed["expose_case_ids"] is True and agent_hash(exposed) != agent_hash(base)
+
+
+def test_run_records_real_ids_and_keys_opaque_references(tmp_path):
+    import orjson
+    import pytest
+
+    from rcaeval.errors import InputError
+    from rcaeval.runner import opaque_case_ref
+
+    cid = "tikv-panic-restart-001"
+    kw = {"audit_root": tmp_path / "a", "progress": False, "reports": False}
+    with connect(tmp_path / "s.duckdb") as s:
+        summary = run_suite(s, "smoke", "replay:thorough", run_id="o1", case_ids=[cid], **kw)
+        assert summary.counts()["pass"] == 1  # replay finds its recording by the real id
+        run_json = orjson.loads((tmp_path / "a" / "o1" / "run.json").read_bytes())
+        key = run_json["case_ref_key"]
+        assert re.fullmatch(r"[0-9a-f]{32}", key)
+        assert "expose_case_ids" not in run_json["agent_config"]
+        manifest = orjson.loads((tmp_path / "a" / "o1" / cid / "manifest.json").read_bytes())
+        assert manifest["case_id"] == cid
+        assert manifest["case_ref"] == opaque_case_ref("o1", cid, key) != cid
+        assert s.sql("SELECT case_id FROM eval_case_runs").rows() == [(cid,)]
+        with pytest.raises(InputError, match="--expose-case-ids added"):
+            run_suite(s, "smoke", "replay:thorough", run_id="o1", resume=True,
+                      expose_case_ids=True, **kw)
+
+        exposed = run_suite(s, "smoke", "replay:thorough", run_id="o2", case_ids=[cid],
+                            expose_case_ids=True, **kw)
+        assert exposed.counts()["pass"] == 1
+        run_json = orjson.loads((tmp_path / "a" / "o2" / "run.json").read_bytes())
+        assert run_json["agent_config"]["expose_case_ids"] is True
+        manifest = orjson.loads((tmp_path / "a" / "o2" / cid / "manifest.json").read_bytes())
+        assert manifest["case_ref"] == cid and manifest["case_ids_exposed"] is True
+        with pytest.raises(InputError, match="--expose-case-ids removed"):
+            run_suite(s, "smoke", "replay:thorough", run_id="o2", resume=True, **kw)
+        again = run_suite(s, "smoke", "replay:thorough", run_id="o2", resume=True,
+                          expose_case_ids=True, **kw)
+        assert again.reused == (cid,)

@@ -53,7 +53,8 @@ def test_sigkill_midway_then_resume_matches_an_uninterrupted_run(
     case_args = [a for c in CASES for a in ("--case", c)]
     common = ["--suite", "smoke", "--agent", multi_agent, "--db", str(paths["db"]),
               "--audit-root", str(paths["audits"]), "--workspace-root", str(paths["ws"]),
-              "--agent-env", f"REC_DIR={RECORDED / 'rec-thorough'}"]
+              "--agent-env", f"REC_DIR={RECORDED / 'rec-thorough'}",
+              "--expose-case-ids"]  # the test agent replays recordings by case id
     ref = rcaeval("run", *common, "--run-id", "ref", *case_args, "--agent-env", "SLEEP_S=0")
     assert ref.returncode == 0, ref.stderr
     expected = _judgments(db_query, paths["db"], "ref")
@@ -111,7 +112,8 @@ def test_sigterm_marks_the_run_interrupted_and_kills_the_agents(
     args = [PY, "-m", "rcaeval", "run", "--suite", "smoke", "--agent", multi_agent,
             "--db", str(paths["db"]), "--audit-root", str(paths["audits"]), "--run-id", "t1",
             "--jobs", "2", "--case", CASES[0], "--case", CASES[1], "--case", CASES[2],
-            "--agent-env", "AGENT_DEFAULT=hang", "--agent-env", f"PID_DIR={pid_dir}"]
+            "--agent-env", "AGENT_DEFAULT=hang", "--agent-env", f"PID_DIR={pid_dir}",
+            "--expose-case-ids"]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=cli_env(), cwd=tmp_path)
     _wait_for(lambda: len(list(pid_dir.glob("*.pid"))) == 2, 60, "two hanging agents")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import orjson
 
-from rcaeval.runner import execute_case
+from rcaeval.runner import execute_case, opaque_case_ref
 from rcaeval.runner._acp import AcpAgent
 from rcaeval.runner._proc import pid_running
 
@@ -133,7 +133,8 @@ def test_agent_environment_is_explicit(make_case, dirs, monkeypatch):
     env = json.loads(res.final_text)
     assert env["FOO"] == "bar" and env["RCAEVAL_TEST_INHERIT"] == "inherited"
     assert "RCAEVAL_TEST_PARENT_ONLY" not in env
-    assert env["RCAEVAL_CASE_ID"] == "case-a"
+    # an opaque case reference, not the case id (docs/agents.md)
+    assert env["RCAEVAL_CASE_ID"] == res.case_ref == opaque_case_ref("r", "case-a")
     assert env["RCAEVAL_CLUSTER_ID"] == "prod-tidb-017"
     assert env["RCAEVAL_WINDOW_END"] == "2026-10-03T15:00:00Z"
     assert env["HOME"].startswith(env["RCAEVAL_WORKSPACE"])

@@ -101,7 +101,7 @@ def test_to_run_case_accepts_models_and_mappings(tmp_path):
     rc = to_run_case(model)
     assert rc.window_start == "2026-01-01T12:00:00Z" and rc.window_end == "2026-01-01T13:00:00Z"
     assert rc.turns() == ["why?", "and?"] and rc.timeout_s == 5.0
-    assert "hint" not in orjson.dumps(rc.case_json()).decode()
+    assert "hint" not in orjson.dumps(rc.case_json("case-0123456789")).decode()
     with pytest.raises(InputError):
         to_run_case({"case_id": "x"})
     bad_dir = tmp_path / "c"

@@ -1,4 +1,5 @@
-"""A `command:` test agent whose behaviour is chosen per case.
+"""A `command:` test agent whose behaviour is chosen per case. It needs the real case id in
+$RCAEVAL_CASE_ID, so its runs pass --expose-case-ids.
 
 Environment (passed with --agent-env):
   AGENT_MODES  "case_id:mode,case_id:mode" (default mode for other cases: $AGENT_DEFAULT,

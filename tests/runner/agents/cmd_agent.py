@@ -7,7 +7,8 @@
   crash_late    print a partial answer, then exit 4
   usage         answer and report usage in .rcaeval/usage.json
   symlink       write evidences/ with a symlink to /etc/hostname and a real file
-  snoop         dump env, prompt and every file reachable under cwd and HOME into output.txt
+  snoop         dump argv, cwd, env, prompt and every file reachable under cwd, HOME and
+                TMPDIR into output.txt (turn 1) or stdout (later turns)
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ elif mode == "symlink":
     os.symlink("real.json", "evidences/inside_link.json")
     print("wrote links")
 elif mode == "snoop":
-    out = ["PROMPT:", prompt, "ENV:", json.dumps(dict(os.environ))]
+    out = ["ARGV:", json.dumps(sys.argv), "CWD:", os.getcwd(), "PROMPT:", prompt,
+           "ENV:", json.dumps(dict(os.environ))]
     for base in {Path.cwd(), Path(os.environ["HOME"]), Path(os.environ.get("TMPDIR", "."))}:
         for dirpath, _dirs, files in os.walk(base):
             for name in files:
@@ -59,5 +61,8 @@ elif mode == "snoop":
                     out.append(p.read_text(errors="replace"))
                 except OSError as exc:
                     out.append(f"unreadable {exc}")
-    Path("output.txt").write_text("\n".join(out))
-    print("snooped")
+    if turn > 1:
+        print("\n".join(out))
+    else:
+        Path("output.txt").write_text("\n".join(out))
+        print("snooped")
