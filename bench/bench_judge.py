@@ -2,10 +2,12 @@
 
 For each N: generate N recorded runs with ``rcaeval.synth.generate_runs``, then
   * floor: read every file of the runs and parse every JSON file with orjson, in one process;
-  * judge: registry load -> rule tables + case_meta -> extraction -> SQL judge -> eval_* rows
-    and judgment.json files, into a DuckDB file store.
-Reports runs/s per phase, peak RSS (this process and extraction workers) and the ratio of
-the judge's wall time to the orjson floor.
+  * judge: registry load -> rule tables + case_meta -> extraction -> SQL judge in chunks ->
+    eval_* rows and judgment.json files, into a DuckDB file store.
+Reports runs/s per phase, the ratio of the judge's wall time to the orjson floor, and the peak
+RSS of every phase: this process (VmHWM, reset before each phase via /proc/self/clear_refs,
+plus a 20 ms VmRSS sampler) and its child processes (extraction workers: the largest one and
+the sum of those alive at once), so the figures show whether memory grows with N.
 
     .venv/bin/python bench/bench_judge.py --runs 1000 10000 --workers 2
 """
@@ -14,23 +16,129 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import tempfile
+import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import orjson
 
-
-def _peak_rss_mb() -> tuple[float, float]:
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return own, kids
+T = TypeVar("T")
+SAMPLE_S = 0.02
 
 
-def orjson_floor(root: Path) -> tuple[float, int, int]:
-    """Seconds to read every file under ``root`` and parse the JSON ones; files, bytes."""
-    t0 = time.perf_counter()
+def _status_mib(pid: int | str, key: str) -> int:
+    """``key`` (VmRSS / VmHWM) of ``/proc/<pid>/status`` in MiB; 0 when unavailable."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _cmdline(pid: int | str) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def _children() -> list[str]:
+    """Pids of this process's children (any thread may have started them), leaving out a
+    child between fork and exec: it still shows this process's memory and command line."""
+    own = _cmdline("self")
+    pids: list[str] = []
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return pids
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/children", encoding="ascii") as fh:
+                pids.extend(p for p in fh.read().split() if _cmdline(p) != own)
+        except OSError:
+            continue
+    return pids
+
+
+def _reset_hwm() -> bool:
+    """Reset this process's VmHWM to its current RSS (Linux >= 4.0)."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+@dataclass
+class PhasePeak:
+    seconds: float = 0.0
+    own_mib: int = 0
+    kids_max_mib: int = 0
+    """Largest single child (its VmHWM)."""
+    kids_sum_mib: int = 0
+    """Largest sum of the RSS of children alive at the same time."""
+
+
+@dataclass
+class MemSampler:
+    """Samples this process's VmRSS and its children's VmRSS/VmHWM in a thread."""
+
+    own: int = 0
+    kids_max: int = 0
+    kids_sum: int = 0
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._loop, name="rss-sampler", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _sample(self) -> None:
+        own = _status_mib("self", "VmRSS")
+        kids = _children()
+        total = sum(_status_mib(p, "VmRSS") for p in kids)
+        biggest = max((_status_mib(p, "VmHWM") for p in kids), default=0)
+        with self._lock:
+            self.own = max(self.own, own)
+            self.kids_sum = max(self.kids_sum, total)
+            self.kids_max = max(self.kids_max, biggest)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(SAMPLE_S):
+            self._sample()
+
+    def measure(self, fn: Callable[[], T]) -> tuple[T, PhasePeak]:
+        """Run ``fn``; return its result and the phase's time and peaks."""
+        exact = _reset_hwm()
+        with self._lock:
+            self.own = _status_mib("self", "VmRSS")
+            self.kids_max = self.kids_sum = 0
+        t0 = time.perf_counter()
+        out = fn()
+        secs = time.perf_counter() - t0
+        self._sample()
+        with self._lock:
+            own = max(self.own, _status_mib("self", "VmHWM") if exact else 0)
+            return out, PhasePeak(secs, own, self.kids_max, self.kids_sum)
+
+
+def orjson_floor(root: Path) -> tuple[int, int]:
+    """Read every file under ``root`` and parse the JSON ones; (files, bytes)."""
     files = nbytes = 0
     for dirpath, _, names in os.walk(root):
         for name in names:
@@ -42,10 +150,18 @@ def orjson_floor(root: Path) -> tuple[float, int, int]:
                     orjson.loads(data)
                 except orjson.JSONDecodeError:
                     pass
-    return time.perf_counter() - t0, files, nbytes
+    return files, nbytes
 
 
-def bench(n: int, seed: int, workers: int, keep: Path | None) -> dict[str, float]:
+def _fmt_peak(p: PhasePeak) -> str:
+    kids = (f"  workers max {p.kids_max_mib:5d} MiB, sum {p.kids_sum_mib:5d} MiB"
+            if p.kids_max_mib else "")
+    return f"peak RSS main {p.own_mib:5d} MiB{kids}"
+
+
+def bench(n: int, seed: int, workers: int, keep: Path | None, sampler: MemSampler, *,
+          chunk_size: int | None, memory_limit: str | None,
+          threads: int | None) -> dict[str, Any]:
     import rcaeval.store as st
     from rcaeval.extract import discover_case_dirs, extract_cases
     from rcaeval.judge import CaseRules, judge_loaded, register_cases
@@ -55,66 +171,90 @@ def bench(n: int, seed: int, workers: int, keep: Path | None) -> dict[str, float
     tmp_ctx = tempfile.TemporaryDirectory() if keep is None else None
     base = Path(tmp_ctx.name) if tmp_ctx else keep / f"n{n}"
     try:
-        t0 = time.perf_counter()
-        generate_runs(base, n, seed)
-        gen_s = time.perf_counter() - t0
+        _, gen = sampler.measure(lambda: generate_runs(base, n, seed))
         recorded, registry = base / "recorded", base / "registry"
+        (files, nbytes), floor = sampler.measure(lambda: orjson_floor(recorded))
 
-        floor_s, files, nbytes = orjson_floor(recorded)
+        phases: dict[str, PhasePeak] = {}
 
-        times: dict[str, float] = {}
-        t = time.perf_counter()
-        refs = discover_case_dirs(recorded)
-        cases = {}
-        for cid in sorted({r.case_id for r in refs}):
-            merged = load_case(registry, cid)
-            cases[cid] = CaseRules(cid, merged.case.model_dump(mode="json"),
-                                   merged.judge.model_dump(mode="json"), merged.rules_hash)
-        times["registry"] = time.perf_counter() - t
+        def load_registry() -> tuple[list[Any], dict[str, Any]]:
+            refs = discover_case_dirs(recorded)
+            cases = {}
+            for cid in sorted({r.case_id for r in refs}):
+                merged = load_case(registry, cid)
+                cases[cid] = CaseRules(cid, merged.case.model_dump(mode="json"),
+                                       merged.judge.model_dump(mode="json"), merged.rules_hash)
+            return refs, cases
+
+        (refs, cases), phases["registry"] = sampler.measure(load_registry)
         db_path = base / "bench.duckdb"
-        if db_path.exists():
-            db_path.unlink()
-        store = st.connect(db_path)
+        for stale in (db_path, db_path.with_suffix(".duckdb.wal")):
+            stale.unlink(missing_ok=True)
+        store = st.connect(db_path, memory_limit=memory_limit, threads=threads)
         try:
+            limit, n_threads = store.con.execute(
+                "SELECT current_setting('memory_limit'), current_setting('threads')"
+            ).fetchall()[0]
             pairs = [(r.run_id, r.case_id) for r in refs]
-            t = time.perf_counter()
-            register_cases(store, pairs, cases)
-            times["rules"] = time.perf_counter() - t
-            t = time.perf_counter()
-            extract_cases(store.con, refs, workers=workers, progress=False)
-            times["extract"] = time.perf_counter() - t
-            t = time.perf_counter()
-            frame = judge_loaded(store, pairs, out_dir=base / "judgments")
-            times["judge_sql+write"] = time.perf_counter() - t
+            _, phases["rules"] = sampler.measure(lambda: register_cases(store, pairs, cases))
+            _, phases["extract"] = sampler.measure(
+                lambda: extract_cases(store.con, refs, workers=workers, progress=False))
+            frame, phases["judge_sql+write"] = sampler.measure(
+                lambda: judge_loaded(store, pairs, out_dir=base / "judgments",
+                                     chunk_size=chunk_size))
         finally:
             store.close()
-        total = sum(times.values())
-        own, kids = _peak_rss_mb()
-        verdicts = dict(frame.group_by("verdict").len().iter_rows())
+        total = sum(p.seconds for p in phases.values())
+        verdicts = dict(frame.group_by("verdict").len().sort("verdict").iter_rows())
         print(f"\n== {len(refs)} runs ({files} files, {nbytes / 2**20:.1f} MiB; generated in "
-              f"{gen_s:.1f}s) verdicts {verdicts}")
-        for phase, secs in times.items():
-            print(f"  {phase:<16} {secs:8.2f}s  {len(refs) / secs if secs else 0:10.1f} runs/s")
-        print(f"  {'judge total':<16} {total:8.2f}s  {len(refs) / total:10.1f} runs/s")
-        print(f"  {'orjson floor':<16} {floor_s:8.2f}s  {len(refs) / floor_s:10.1f} runs/s")
-        print(f"  ratio judge/floor {total / floor_s:8.1f}x")
-        print(f"  peak RSS: this process {own:.0f} MiB, largest worker {kids:.0f} MiB")
-        return {"runs": len(refs), "total_s": total, "floor_s": floor_s, **times}
+              f"{gen.seconds:.1f}s) verdicts {verdicts}")
+        print(f"   DuckDB memory_limit {limit}, threads {n_threads}; extraction workers "
+              f"{workers}; judge chunk_size {chunk_size}")
+        for phase, p in phases.items():
+            rate = len(refs) / p.seconds if p.seconds else 0
+            print(f"  {phase:<16} {p.seconds:8.2f}s  {rate:10.1f} runs/s   {_fmt_peak(p)}")
+        print(f"  {'judge total':<16} {total:8.2f}s  {len(refs) / total:10.1f} runs/s   "
+              f"peak RSS main {max(p.own_mib for p in phases.values()):5d} MiB")
+        print(f"  {'orjson floor':<16} {floor.seconds:8.2f}s  "
+              f"{len(refs) / floor.seconds:10.1f} runs/s   {_fmt_peak(floor)}")
+        print(f"  ratio judge/floor {total / floor.seconds:8.1f}x")
+        print(f"  (generation {gen.seconds:.1f}s, {_fmt_peak(gen)})")
+        return {"runs": len(refs), "total_s": total, "floor_s": floor.seconds,
+                **{k: p.seconds for k, p in phases.items()},
+                **{f"{k}_peak_mib": p.own_mib for k, p in phases.items()}}
     finally:
         if tmp_ctx:
             tmp_ctx.cleanup()
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from rcaeval.judge import BULK_MEMORY_LIMIT, DEFAULT_CHUNK_SIZE
+    from rcaeval.store import resolve_memory_limit
+
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--runs", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
+                    help="cases per SQL judge pass (0: all in one pass)")
+    ap.add_argument("--memory-limit", default=resolve_memory_limit() or BULK_MEMORY_LIMIT,
+                    help="DuckDB memory_limit, as `rcaeval judge` sets it (default: "
+                    "$RCAEVAL_DB_MEMORY_LIMIT, else %(default)s; 'none' for DuckDB's 80%% of "
+                    "RAM)")
+    ap.add_argument("--threads", type=int, default=None, help="DuckDB threads")
     ap.add_argument("--keep", type=Path, default=None,
                     help="keep the generated runs and store under this dir")
     args = ap.parse_args(argv)
-    for n in args.runs:
-        bench(n, args.seed, args.workers, args.keep)
+    sampler = MemSampler()
+    sampler.start()
+    try:
+        for n in args.runs:
+            bench(n, args.seed, args.workers, args.keep, sampler,
+                  chunk_size=args.chunk_size or None,
+                  memory_limit=None if args.memory_limit == "none" else args.memory_limit,
+                  threads=args.threads)
+    finally:
+        sampler.stop()
     return 0
 
 

@@ -20,13 +20,28 @@ DbOpt = Annotated[
         show_default=False,
     ),
 ]
+DEFAULT_CHUNK_SIZE = 1000
+"""Same as rcaeval.judge.DEFAULT_CHUNK_SIZE (not imported here: the CLI imports lazily)."""
 _VERDICT_STYLE = {"pass": "green", "fail": "red", "invalid": "magenta"}
 
 
-def _open_store(db: Path | None):
+def _open_store(db: Path | None, *, memory_limit: str | None = None,
+                threads: int | None = None):
     from rcaeval.store import connect
 
-    return connect(db)
+    return connect(db, memory_limit=memory_limit, threads=threads)
+
+
+def _bulk_memory_limit(db: Path | None, memory_limit: str | None) -> str | None:
+    """``--memory-limit``, else ``$RCAEVAL_DB_MEMORY_LIMIT``, else the bulk-judging default
+    for a file store (an in-memory store holds every table in that budget: left alone)."""
+    from rcaeval.judge import BULK_MEMORY_LIMIT
+    from rcaeval.store import resolve_db_path, resolve_memory_limit
+
+    chosen = resolve_memory_limit(memory_limit)
+    if chosen is None and resolve_db_path(db) is not None:
+        return BULK_MEMORY_LIMIT
+    return chosen
 
 
 def _verdict_table(frame) -> Table:
@@ -65,19 +80,31 @@ def register(app: typer.Typer) -> None:
         progress: Annotated[bool | None, typer.Option(
             "--progress/--no-progress", help="Extraction progress bar on stderr (default: when "
             "stderr is a terminal).", show_default=False)] = None,
+        chunk_size: Annotated[int, typer.Option(
+            "--chunk-size", min=1, help="Case runs judged per SQL pass; bounds the judge's "
+            "memory (results do not depend on it).")] = DEFAULT_CHUNK_SIZE,
+        memory_limit: Annotated[str | None, typer.Option(
+            "--memory-limit", help="DuckDB memory limit, e.g. 2GB, 512MiB, 50% (default: "
+            "$RCAEVAL_DB_MEMORY_LIMIT, else 1GB for a file store, DuckDB's 80% of RAM for "
+            ":memory:; see docs/store.md).",
+            show_default=False)] = None,
+        threads: Annotated[int | None, typer.Option(
+            "--threads", min=1, help="DuckDB threads (default: $RCAEVAL_DB_THREADS, else one "
+            "per CPU).", show_default=False)] = None,
     ) -> None:
         """Judge recorded agent runs: extract, evaluate every bucket, store verdicts.
 
         Exit 0 whatever the verdicts (they are results, not errors)."""
         from rcaeval.judge import judge_audit
 
-        store = _open_store(db)
+        store = _open_store(db, memory_limit=_bulk_memory_limit(db, memory_limit),
+                            threads=threads)
         try:
             frame = judge_audit(
                 store, audit_dir, registry, out_dir=out, run_id=run_id,
                 scoring_profile=profile, workers=workers,
                 progress=sys.stderr.isatty() if progress is None else progress,
-                write_files=not no_files,
+                write_files=not no_files, chunk_size=chunk_size,
             )
         finally:
             store.close()

@@ -18,6 +18,8 @@ already extracted), :func:`run_judge_sql` (frames only, nothing written).
 from __future__ import annotations
 
 from rcaeval.judge._audit import (
+    BULK_MEMORY_LIMIT,
+    DEFAULT_CHUNK_SIZE,
     CaseRules,
     judge_audit,
     judge_loaded,
@@ -43,7 +45,13 @@ from rcaeval.judge._packet import (
     write_packets,
     write_results,
 )
-from rcaeval.judge._pipeline import JudgeFrames, run_judge_sql, score_and_verdict, sql_digest
+from rcaeval.judge._pipeline import (
+    JudgeFrames,
+    run_judge_sql,
+    scope_keys,
+    score_and_verdict,
+    sql_digest,
+)
 from rcaeval.judge._profiles import COMPONENTS, load_profiles
 from rcaeval.judge._rules import (
     BUCKETS,
@@ -56,7 +64,9 @@ from rcaeval.judge._version import JUDGE_VERSION
 
 __all__ = [
     "BUCKETS",
+    "BULK_MEMORY_LIMIT",
     "COMPONENTS",
+    "DEFAULT_CHUNK_SIZE",
     "JUDGE_VERSION",
     "JUDGMENT_FILE",
     "JUDGMENT_VERSION",
@@ -84,6 +94,7 @@ __all__ = [
     "raw_connection",
     "register_cases",
     "run_judge_sql",
+    "scope_keys",
     "score_and_verdict",
     "sql_digest",
     "validate_rule_regexes",

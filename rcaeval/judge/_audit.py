@@ -5,13 +5,15 @@ Python here only does I/O and sequencing; every decision is in ``queries/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 
 from rcaeval._paths import read_query
 from rcaeval.errors import InputError
@@ -23,10 +25,19 @@ from rcaeval.judge._load import (
     load_rules,
 )
 from rcaeval.judge._packet import build_packets, judgments_frame, write_packets, write_results
-from rcaeval.judge._pipeline import run_judge_sql
+from rcaeval.judge._pipeline import run_judge_sql, scope_keys
 from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
 from rcaeval.judge._version import JUDGE_VERSION
+
+DEFAULT_CHUNK_SIZE = 1000
+"""(run, case) pairs judged per SQL pass by :func:`judge_loaded` / :func:`judge_audit`: the
+pass's TEMP tables and frames are bounded by the chunk, not by the number of runs."""
+BULK_MEMORY_LIMIT = "1GB"
+"""DuckDB ``memory_limit`` that ``rcaeval judge`` (and bench/bench_judge.py) sets on a file
+store when neither ``--memory-limit`` nor ``$RCAEVAL_DB_MEMORY_LIMIT`` is given: ample for
+:data:`DEFAULT_CHUNK_SIZE` cases per pass (about twice what such a pass needs on generated
+runs) and keeps the buffer pool from growing with the number of runs (docs/judge.md)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,38 @@ def register_cases(
     load_case_meta(con, case_meta_table(meta))
 
 
+def _check_chunk_size(chunk_size: int | None) -> None:
+    if chunk_size is not None and chunk_size < 1:
+        raise InputError(f"chunk_size must be >= 1, got {chunk_size}", field="chunk_size")
+
+
+def _chunks(keys: pa.Table, chunk_size: int | None) -> Iterator[pa.Table]:
+    """``keys`` in consecutive slices of ``chunk_size`` rows (one slice when ``None`` or when
+    there are no keys, so an empty judging pass still yields an empty frame)."""
+    if chunk_size is None or keys.num_rows <= chunk_size:
+        yield keys
+        return
+    for start in range(0, keys.num_rows, chunk_size):
+        yield keys.slice(start, chunk_size)
+
+
+def _judge_chunk(con: duckdb.DuckDBPyConnection, chunk: pa.Table,
+                 profiles: dict[str, Any]) -> Any:
+    try:
+        return run_judge_sql(con, chunk, profiles=profiles)
+    except (duckdb.OutOfMemoryException, RuntimeError) as exc:
+        oom = exc if isinstance(exc, duckdb.OutOfMemoryException) else exc.__cause__
+        if not isinstance(oom, duckdb.OutOfMemoryException):
+            raise
+        limit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        raise InputError(
+            f"DuckDB ran out of memory judging {chunk.num_rows} case runs in one pass "
+            f"(memory_limit {limit}): raise it (--memory-limit, $RCAEVAL_DB_MEMORY_LIMIT, "
+            f"connect(memory_limit=...)) or lower the chunk size (--chunk-size). {oom}",
+            field="memory_limit",
+        ) from exc
+
+
 def judge_loaded(
     con: Any,
     keys: Iterable[tuple[str, str]] | None = None,
@@ -102,23 +145,39 @@ def judge_loaded(
     out_dir: str | Path | None = None,
     write_files: bool = True,
     profiles: dict[str, Any] | None = None,
+    chunk_size: int | None = DEFAULT_CHUNK_SIZE,
 ) -> pl.DataFrame:
     """Judge (run, case) pairs whose raw rows, rules and case_meta are already loaded; write
     eval_fact/eval_check/eval_bucket/eval_judgment and (``write_files``) each judgment.json to
     ``out_dir/<run_id>/<case_id>/`` or, without ``out_dir``, into the case dir recorded by
-    extraction. Returns one row per judgment (verdict, subtype, score, bucket statuses)."""
+    extraction. Returns one row per judgment (verdict, subtype, score, bucket statuses),
+    ordered by (run_id, case_id).
+
+    Every key is validated first (case_meta row, rules, scoring profile), then the keys are
+    judged ``chunk_size`` at a time (``None``: all in one pass), each chunk's eval_* rows
+    written in one transaction, so memory is bounded by the chunk, not by the number of runs.
+    Results are identical whatever the chunk size: judging is per (run, case). Afterwards the
+    TEMP ``j_*`` tables hold the last chunk."""
+    _check_chunk_size(chunk_size)
     con = raw_connection(con)
     _require_schema(con)
-    frames = run_judge_sql(con, keys, profiles=profiles)
-    packets = build_packets(frames, judge_version=JUDGE_VERSION)
-    write_results(con, frames, packets, judge_version=JUDGE_VERSION)
-    if write_files:
-        case_dirs = {
-            (r["run_id"], r["case_id"]): r["case_dir"]
-            for r in frames.scope.iter_rows(named=True)
-        }
-        write_packets(packets, case_dirs, out_dir)
-    return judgments_frame(frames)
+    profiles = profiles if profiles is not None else load_profiles()
+    all_keys = scope_keys(con, keys, profiles=profiles)
+    judged_at = datetime.now(UTC)
+    parts: list[pl.DataFrame] = []
+    for chunk in _chunks(all_keys, chunk_size):
+        frames = _judge_chunk(con, chunk, profiles)
+        packets = build_packets(frames, judge_version=JUDGE_VERSION)
+        write_results(con, frames, packets, judge_version=JUDGE_VERSION, judged_at=judged_at)
+        if write_files:
+            case_dirs = {
+                (r["run_id"], r["case_id"]): r["case_dir"]
+                for r in frames.scope.iter_rows(named=True)
+            }
+            write_packets(packets, case_dirs, out_dir)
+        parts.append(judgments_frame(frames))
+        del frames, packets
+    return parts[0] if len(parts) == 1 else pl.concat(parts, how="vertical")
 
 
 def _registry_cases(registry_root: str | Path | None, case_ids: list[str]) -> dict[str, CaseRules]:
@@ -165,6 +224,7 @@ def judge_audit(
     workers: int | None = None,
     progress: bool = False,
     write_files: bool = True,
+    chunk_size: int | None = DEFAULT_CHUNK_SIZE,
 ) -> pl.DataFrame:
     """Judge every case dir under ``audit_root`` (an audits root ``<root>/<run_id>/<case_id>``
     or one run dir) against the registry at ``registry_root`` (default: ``$RCAEVAL_REGISTRY``
@@ -175,9 +235,14 @@ def judge_audit(
     verdicts (SQL) -> eval_* rows and judgment.json files (``out_dir/<run>/<case>/`` or the
     case dir). Returns one row per judged case. ``con`` is a DuckDB connection or a
     ``rcaeval.store`` store, migrated (0001 + 0002).
+
+    Extraction streams in batches; the SQL judge then runs ``chunk_size`` cases per pass
+    (see :func:`judge_loaded`), so peak memory does not grow with the number of runs. Bound
+    DuckDB's own buffer pool with ``rcaeval.store.connect(memory_limit=...)``.
     """
     from rcaeval.extract import discover_case_dirs, extract_cases
 
+    _check_chunk_size(chunk_size)
     db = raw_connection(con)
     _require_schema(db)
     db.execute("SET TimeZone = 'UTC'")
@@ -199,6 +264,6 @@ def judge_audit(
     register_cases(db, pairs, cases, scoring_profile=scoring_profile)
     extract_cases(db, refs, workers=workers, progress=progress)
     result = judge_loaded(db, pairs, out_dir=out_dir, write_files=write_files,
-                          profiles=profiles)
+                          profiles=profiles, chunk_size=chunk_size)
     _record_runs(db, root, refs)
     return result

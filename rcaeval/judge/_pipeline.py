@@ -169,6 +169,27 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
         })
 
 
+def scope_keys(
+    con: duckdb.DuckDBPyConnection,
+    keys: Any = None,
+    *,
+    profiles: dict[str, Any] | None = None,
+) -> pa.Table:
+    """Check that every key of ``keys`` (as :func:`run_judge_sql` takes them) can be judged
+    (case_meta row, loaded rules, known scoring profile: :class:`InputError` otherwise) and
+    return the distinct keys as an Arrow table ``(run_id, case_id)`` ordered by run_id,
+    case_id, the order of every judge frame. Cheap (one row per key): callers use it to
+    validate everything before judging in chunks."""
+    profiles = profiles if profiles is not None else load_profiles()
+    con.execute("SET TimeZone = 'UTC'")
+    _set_keys(con, keys)
+    _run(con, "rules/scope.sql")
+    _check_scope(con, profiles)
+    return con.sql(read_query("chunking/scope_keys.sql")).to_arrow_table().cast(
+        KEYS_SCHEMA
+    )
+
+
 def run_judge_sql(
     con: duckdb.DuckDBPyConnection,
     keys: Any = None,

@@ -12,7 +12,15 @@ See docs/store.md.
 
 from __future__ import annotations
 
-from rcaeval.store._connect import MEMORY, connect, resolve_db_path
+from rcaeval.store._connect import (
+    MEMORY,
+    MEMORY_LIMIT_ENV,
+    THREADS_ENV,
+    connect,
+    resolve_db_path,
+    resolve_memory_limit,
+    resolve_threads,
+)
 from rcaeval.store._migrations import (
     MIGRATIONS_TABLE,
     AppliedMigration,
@@ -28,7 +36,9 @@ __all__ = [
     "BUCKET_ORDER",
     "IMPORT_MODES",
     "MEMORY",
+    "MEMORY_LIMIT_ENV",
     "MIGRATIONS_TABLE",
+    "THREADS_ENV",
     "AppliedMigration",
     "Migration",
     "Store",
@@ -37,4 +47,6 @@ __all__ = [
     "default_migrations_dir",
     "discover_migrations",
     "resolve_db_path",
+    "resolve_memory_limit",
+    "resolve_threads",
 ]

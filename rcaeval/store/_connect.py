@@ -1,12 +1,14 @@
-"""Opening a store: path resolution, the UTC session, migration of older stores."""
+"""Opening a store: path resolution, the UTC session, DuckDB memory/threads, migration of
+older stores."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import duckdb
 
-from rcaeval._paths import default_db_path
+from rcaeval._paths import default_db_path, read_query
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.store._migrations import (
     applied_migrations,
@@ -18,6 +20,12 @@ from rcaeval.store._migrations import (
 from rcaeval.store._store import Store
 
 MEMORY = ":memory:"
+MEMORY_LIMIT_ENV = "RCAEVAL_DB_MEMORY_LIMIT"
+"""Environment variable: DuckDB ``memory_limit`` for every store opened without an explicit
+``memory_limit`` (e.g. ``2GB``, ``512MiB``, ``50%``)."""
+THREADS_ENV = "RCAEVAL_DB_THREADS"
+"""Environment variable: DuckDB ``threads`` for every store opened without explicit
+``threads``."""
 
 
 def resolve_db_path(path: str | Path | None = None) -> Path | None:
@@ -30,8 +38,63 @@ def resolve_db_path(path: str | Path | None = None) -> Path | None:
     return Path(path).expanduser()
 
 
-def open_connection(path: Path | None, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with ``TimeZone`` pinned to UTC."""
+def resolve_memory_limit(memory_limit: str | None = None) -> str | None:
+    """``memory_limit``, else ``$RCAEVAL_DB_MEMORY_LIMIT``, else ``None`` (DuckDB's default:
+    80% of RAM). Blank values count as unset."""
+    value = memory_limit if memory_limit is not None else os.environ.get(MEMORY_LIMIT_ENV)
+    value = value.strip() if value is not None else None
+    return value or None
+
+
+def resolve_threads(threads: int | None = None) -> int | None:
+    """``threads``, else ``$RCAEVAL_DB_THREADS``, else ``None`` (DuckDB's default: one per
+    CPU)."""
+    if threads is not None:
+        value: int | str = threads
+        source = "threads"
+    else:
+        env = (os.environ.get(THREADS_ENV) or "").strip()
+        if not env:
+            return None
+        value, source = env, f"${THREADS_ENV}"
+    try:
+        n = int(value)
+    except ValueError:
+        raise InputError(f"{source} must be a positive integer, got {value!r}",
+                         field="threads") from None
+    if n < 1:
+        raise InputError(f"{source} must be a positive integer, got {value!r}", field="threads")
+    return n
+
+
+def apply_resource_settings(
+    con: duckdb.DuckDBPyConnection, *, memory_limit: str | None, threads: int | None
+) -> None:
+    """``SET memory_limit`` / ``SET threads`` on ``con`` (DuckDB applies both to the whole
+    database instance). ``None`` leaves DuckDB's setting alone."""
+    if memory_limit is not None:
+        try:
+            con.execute(read_query("store/memory_limit.sql"), {"limit": memory_limit})
+        except duckdb.Error as exc:
+            raise InputError(f"invalid memory limit {memory_limit!r}: {exc}",
+                             field="memory_limit") from exc
+    if threads is not None:
+        try:
+            con.execute(read_query("store/threads.sql"), {"threads": threads})
+        except duckdb.Error as exc:
+            raise InputError(f"invalid thread count {threads!r}: {exc}",
+                             field="threads") from exc
+
+
+def open_connection(
+    path: Path | None,
+    *,
+    read_only: bool,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with ``TimeZone`` pinned to UTC and, when given, ``memory_limit``
+    and ``threads`` set (already resolved: see :func:`resolve_memory_limit`)."""
     if path is None:
         if read_only:
             raise InputError("an in-memory store cannot be opened read-only", file=MEMORY)
@@ -47,6 +110,7 @@ def open_connection(path: Path | None, *, read_only: bool) -> duckdb.DuckDBPyCon
             raise InputError(f"cannot open the store: {exc}", file=str(path)) from exc
     try:
         con.execute("SET TimeZone = 'UTC'")
+        apply_resource_settings(con, memory_limit=memory_limit, threads=threads)
     except BaseException:
         con.close()
         raise
@@ -60,6 +124,8 @@ def connect(
     migrate: bool = True,
     migrations_dir: str | Path | None = None,
     allow_checksum_mismatch: bool = False,
+    memory_limit: str | None = None,
+    threads: int | None = None,
 ) -> Store:
     """Open (creating if needed) the rcaeval store and bring its schema up to date.
 
@@ -68,14 +134,24 @@ def connect(
     ``migrations_dir`` (default: the package's ``queries/migrations``) is applied in version
     order, each in its own transaction, unless ``migrate=False``.
 
-    Raises :class:`InputError` when the store was created by a newer rcaeval, when an applied
+    ``memory_limit`` (a DuckDB size: ``"2GB"``, ``"512MiB"``, ``"50%"``; default
+    ``$RCAEVAL_DB_MEMORY_LIMIT``, else DuckDB's 80% of RAM) caps DuckDB's buffer pool, which
+    otherwise keeps every table block it has read or written cached up to that limit; beyond it
+    DuckDB evicts clean blocks and spills operators to ``<store>.tmp``. ``threads`` (default
+    ``$RCAEVAL_DB_THREADS``, else one per CPU) sets DuckDB's worker threads. Both apply to the
+    whole database instance (every connection to the same file in this process).
+
+    Raises :class:`InputError` for an invalid ``memory_limit`` / ``threads``, when the store
+    was created by a newer rcaeval, when an applied
     migration file was edited (unless ``allow_checksum_mismatch``), or when a read-only open
     finds pending migrations; :class:`NotFoundError` for a read-only open of a missing file.
     """
     db_path = resolve_db_path(path)
     mig_dir = Path(migrations_dir) if migrations_dir is not None else None
     known = discover_migrations(mig_dir)
-    con = open_connection(db_path, read_only=read_only)
+    limit = resolve_memory_limit(memory_limit)
+    n_threads = resolve_threads(threads)
+    con = open_connection(db_path, read_only=read_only, memory_limit=limit, threads=n_threads)
     label = str(db_path) if db_path is not None else MEMORY
     applied_now = []
     try:
