@@ -16,7 +16,7 @@ import polars as pl
 import pyarrow as pa
 
 from rcaeval._paths import read_query
-from rcaeval.errors import InputError
+from rcaeval.errors import InputError, RcaevalError
 from rcaeval.judge._load import (
     case_fields,
     case_meta_table,
@@ -28,6 +28,7 @@ from rcaeval.judge._packet import build_packets, judgments_frame, write_packets,
 from rcaeval.judge._pipeline import run_judge_sql, scope_keys
 from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
+from rcaeval.judge._unloadable import describe_load_error, record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
 
 DEFAULT_CHUNK_SIZE = 1000
@@ -180,25 +181,38 @@ def judge_loaded(
     return parts[0] if len(parts) == 1 else pl.concat(parts, how="vertical")
 
 
-def _registry_cases(registry_root: str | Path | None, case_ids: list[str]) -> dict[str, CaseRules]:
+def _registry_cases(
+    registry_root: str | Path | None, case_ids: list[str],
+) -> tuple[dict[str, CaseRules], dict[str, tuple[str, str]]]:
+    """Load each case id from the registry. Returns the cases that loaded and, for the ones
+    that did not (unknown id, or case.yaml/judge.yaml with problems), ``(subtype, reason)``."""
     from rcaeval._paths import registry_dir
     from rcaeval.registry import load_case
 
     root = Path(registry_root) if registry_root is not None else registry_dir()
+    if not root.is_dir():
+        from rcaeval.errors import NotFoundError
+
+        raise NotFoundError(f"registry {root} does not exist")
     out: dict[str, CaseRules] = {}
+    failures: dict[str, tuple[str, str]] = {}
     for cid in case_ids:
-        merged = load_case(root, cid)
+        try:
+            merged = load_case(root, cid)
+        except (InputError, RcaevalError) as exc:
+            failures[cid] = describe_load_error(exc)
+            continue
         out[cid] = CaseRules(
             case_id=cid,
             case_doc=merged.case.model_dump(mode="json"),
             judge_doc=merged.judge.model_dump(mode="json"),
             rules_hash=merged.rules_hash,
         )
-    return out
+    return out, failures
 
 
 def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
-                 refs: list[Any]) -> None:
+                 refs: list[Any], *, judged: bool = True) -> None:
     """eval_runs / eval_case_runs rows for judged audits that have none (a runner's own rows
     are left alone)."""
     run_ids = sorted({r.run_id for r in refs})
@@ -209,7 +223,13 @@ def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
             "WHERE NOT EXISTS (SELECT 1 FROM eval_runs WHERE run_id = $r)",
             {"r": run_id, "a": str(audit_root), "v": JUDGE_VERSION},
         )
-    con.execute(read_query("judge/record_case_runs.sql"))
+    if judged:
+        pairs = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
+        con.register("__rcaeval_judged", pairs)
+        try:
+            con.execute(read_query("judge/record_case_runs.sql"))
+        finally:
+            con.unregister("__rcaeval_judged")
 
 
 def judge_audit(
@@ -259,11 +279,19 @@ def judge_audit(
         raise InputError(f"no case dirs found under {root}"
                          + (f" for run {run_id!r}" if run_id else ""))
     profiles = load_profiles(profiles_path)
-    cases = _registry_cases(registry_root, sorted({r.case_id for r in refs}))
-    pairs = [(r.run_id, r.case_id) for r in refs]
-    register_cases(db, pairs, cases, scoring_profile=scoring_profile)
-    extract_cases(db, refs, workers=workers, progress=progress)
-    result = judge_loaded(db, pairs, out_dir=out_dir, write_files=write_files,
-                          profiles=profiles, chunk_size=chunk_size)
-    _record_runs(db, root, refs)
-    return result
+    cases, failures = _registry_cases(registry_root, sorted({r.case_id for r in refs}))
+    good = [r for r in refs if r.case_id in cases]
+    frames: list[pl.DataFrame] = []
+    if good:
+        pairs = [(r.run_id, r.case_id) for r in good]
+        register_cases(db, pairs, cases, scoring_profile=scoring_profile)
+        extract_cases(db, good, workers=workers, progress=progress)
+        frames.append(judge_loaded(db, pairs, out_dir=out_dir, write_files=write_files,
+                                   profiles=profiles, chunk_size=chunk_size))
+    _record_runs(db, root, refs, judged=bool(good))
+    bad = record_unloadable(db, failures, refs, judge_version=JUDGE_VERSION, out_dir=out_dir,
+                            write_files=write_files)
+    if bad:
+        frames.append(pl.DataFrame(bad))
+    result = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
+    return result.sort(["run_id", "case_id"])

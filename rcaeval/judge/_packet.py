@@ -17,6 +17,7 @@ import orjson
 import polars as pl
 import pyarrow as pa
 
+from rcaeval._paths import read_query
 from rcaeval.judge._pipeline import JudgeFrames, sql_digest
 
 JUDGMENT_VERSION = 1
@@ -137,13 +138,6 @@ def write_packets(
     return written
 
 
-_WRITE_CHECKS = """
-INSERT INTO eval_check (run_id, case_id, bucket, check_id, kind, required, weight, passed,
-                        reason, evidence_file, evidence_path, evidence_line, evidence_excerpt)
-SELECT run_id, case_id, bucket, check_id, kind, required, weight, passed, reason,
-       evidence_file, evidence_path, evidence_line, evidence_excerpt
-FROM j_check
-"""
 
 
 def write_results(
@@ -191,7 +185,7 @@ def write_results(
                 "INSERT INTO eval_fact SELECT run_id, case_id, fact, value, detail, "
                 "evidence_file, evidence_path, evidence_line, evidence_excerpt FROM j_fact"
             )
-            con.execute(_WRITE_CHECKS)
+            con.execute(read_query("judge/write_checks.sql"))
             con.execute(
                 "INSERT INTO eval_bucket (run_id, case_id, bucket, status, score, max_score, "
                 "reason) SELECT run_id, case_id, bucket, status, score, max_score, reason "

@@ -20,9 +20,11 @@ REGISTRY = REPO / "data" / "registry"
 HAVE_SAMPLE = (RECORDED / "rec-thorough").is_dir() and (REGISTRY / "cases").is_dir()
 
 CLI_TIMEOUT_S = 180
-VALIDATE_MEMORY_CAP = 1 << 30
-"""Address-space cap for ``rcaeval validate`` (pure Python): a YAML blow-up fails fast instead
-of eating the machine. Not usable for ``judge``: DuckDB reserves far more address space."""
+VALIDATE_MEMORY_CAP = 4 << 30
+"""Address-space cap for ``rcaeval validate``: a YAML blow-up (10**9 nodes once expanded) fails
+fast instead of eating the machine. 4 GiB, not less: validate loads DuckDB (its RE2 checks
+detector patterns), whose thread arenas reserve address space that a 1 GiB cap sometimes
+refused under load. Not usable for ``judge``: DuckDB reserves far more address space there."""
 
 
 def rcaeval_cmd() -> list[str]:

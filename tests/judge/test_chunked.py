@@ -24,6 +24,7 @@ TABLES = {
     "eval_bucket": "*",
     "eval_check": "*",
     "eval_fact": "*",
+    "eval_case_runs": "*",
 }
 
 

@@ -1,0 +1,132 @@
+"""Cases the registry cannot supply (missing, or whose case.yaml/judge.yaml does not load).
+
+One such case must not stop a judging pass: it gets an ``invalid`` judgment of its own whose
+reason names the registry file and field, and every other case is judged normally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import orjson
+import pyarrow as pa
+
+from rcaeval._paths import read_query
+from rcaeval.errors import InputError, NotFoundError
+from rcaeval.judge._packet import JUDGMENT_VERSION, write_packets
+from rcaeval.judge._pipeline import sql_digest
+
+SUBTYPE_NOT_IN_REGISTRY = "case_not_in_registry"
+SUBTYPE_SPEC_INVALID = "case_spec_invalid"
+
+
+def describe_load_error(exc: Exception) -> tuple[str, str]:
+    """``(subtype, reason)`` for an error raised while loading one case from the registry."""
+    if isinstance(exc, NotFoundError):
+        return SUBTYPE_NOT_IN_REGISTRY, f"not in the registry: {exc}"
+    problems = getattr(exc, "problems", None)
+    if problems:
+        root = getattr(exc, "file", "") or ""
+        base = root[: -len(problems[0].file)] if root.endswith(problems[0].file) else ""
+        parts = []
+        for p in problems[:5]:
+            where = f"{base}{p.file}" + (f":{p.line}" if p.line else "")
+            where += f" [{p.field}]" if p.field else ""
+            parts.append(f"{where}: {p.message}")
+        more = len(problems) - 5
+        text = "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
+        return SUBTYPE_SPEC_INVALID, f"case spec does not load: {text}"
+    if isinstance(exc, InputError):
+        return SUBTYPE_SPEC_INVALID, f"case spec does not load: {exc}"
+    return SUBTYPE_SPEC_INVALID, f"case spec does not load: {exc!r}"
+
+
+def _packet(run_id: str, case_id: str, subtype: str, reason: str, judge_version: str) -> bytes:
+    packet = {
+        "judgment_version": JUDGMENT_VERSION,
+        "judge_version": judge_version,
+        "judge_sql_digest": sql_digest(),
+        "run_id": run_id,
+        "case_id": case_id,
+        "case_type": None,
+        "rules_hash": None,
+        "scoring_profile": None,
+        "verdict": "invalid",
+        "subtype": subtype,
+        "precedence_step": 0,
+        "score": 0.0,
+        "raw_score": 0.0,
+        "hard_gate": False,
+        "reason": reason,
+        "bundle": {"status": None, "reason": None, "dir": None, "workspace_id": None},
+        "buckets": [],
+        "facts": {},
+    }
+    return orjson.dumps(packet, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def record_unloadable(
+    con: duckdb.DuckDBPyConnection,
+    failures: Mapping[str, tuple[str, str]],
+    refs: Iterable[Any],
+    *,
+    judge_version: str,
+    out_dir: str | Path | None,
+    write_files: bool,
+) -> list[dict[str, Any]]:
+    """Write an ``invalid`` judgment (store rows and judgment.json) for every case dir in
+    ``refs`` whose case id is in ``failures`` (``case_id -> (subtype, reason)``). Returns the
+    per-case rows in the shape of the judging API's frame."""
+    now = datetime.now(UTC)
+    rows, packets, case_dirs, case_runs = [], {}, {}, []
+    for ref in refs:
+        if ref.case_id not in failures:
+            continue
+        subtype, reason = failures[ref.case_id]
+        key = (ref.run_id, ref.case_id)
+        packets[key] = _packet(ref.run_id, ref.case_id, subtype, reason, judge_version)
+        case_dirs[key] = ref.case_dir
+        rows.append({
+            "run_id": ref.run_id, "case_id": ref.case_id, "verdict": "invalid",
+            "subtype": subtype, "score": 0.0, "raw_score": 0.0, "hard_gate": False,
+            "case_type": None, "scoring_profile": None, "judge_version": judge_version,
+            "rules_hash": None, "reason": reason,
+            "judgment_json": packets[key].decode("utf-8"), "judged_at": now,
+        })
+        case_runs.append({"run_id": ref.run_id, "case_id": ref.case_id,
+                          "audit_path": str(ref.case_dir), "error": reason})
+    if not rows:
+        return []
+    judgments = pa.Table.from_pylist(rows, schema=pa.schema([
+        ("run_id", pa.string()), ("case_id", pa.string()), ("verdict", pa.string()),
+        ("subtype", pa.string()), ("score", pa.float64()), ("raw_score", pa.float64()),
+        ("hard_gate", pa.bool_()), ("case_type", pa.string()),
+        ("scoring_profile", pa.string()), ("judge_version", pa.string()),
+        ("rules_hash", pa.string()), ("reason", pa.string()), ("judgment_json", pa.string()),
+        ("judged_at", pa.timestamp("us", tz="UTC")),
+    ]))
+    runs = pa.Table.from_pylist(case_runs, schema=pa.schema([
+        ("run_id", pa.string()), ("case_id", pa.string()), ("audit_path", pa.string()),
+        ("error", pa.string()),
+    ]))
+    con.register("__rcaeval_unloadable", judgments)
+    con.register("__rcaeval_unloadable_runs", runs)
+    try:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(read_query("judge/record_unloadable.sql"))
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+    finally:
+        con.unregister("__rcaeval_unloadable")
+        con.unregister("__rcaeval_unloadable_runs")
+    if write_files:
+        write_packets(packets, case_dirs, out_dir)
+    return [{k: r[k] for k in ("run_id", "case_id", "case_type", "verdict", "subtype", "score",
+                               "raw_score", "hard_gate", "reason")} for r in rows]
