@@ -31,7 +31,7 @@ from rcaeval.runner._acp_client import now_iso
 from rcaeval.runner._agents import AgentAdapter, AgentOutcome, parse_agent_spec
 from rcaeval.runner._case import to_run_case
 from rcaeval.runner._execute import execute_case
-from rcaeval.runner._proc import kill_group
+from rcaeval.runner._proc import kill_group, proc_stats
 from rcaeval.runner._progress import RunProgress, outcome_of
 from rcaeval.runner._resume import (
     Done,
@@ -163,25 +163,16 @@ def _agent_groups(ws_root: Path) -> list[int]:
     (so a notebook kernel's other children are never touched)."""
     me, out = os.getpid(), []
     marker = b"RCAEVAL_WORKSPACE=" + str(ws_root).encode() + b"/"
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return out
-    for name in names:
-        if not name.isdigit():
+    for pid, _, ppid, pgrp in proc_stats():
+        if ppid != me or pgrp != pid:
             continue
         try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                data = fh.read()
-            rest = data[data.rfind(b")") + 2:].split()
-            if len(rest) < 3 or int(rest[1]) != me or int(rest[2]) != int(name):
-                continue
-            with open(f"/proc/{name}/environ", "rb") as fh:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
                 env = fh.read().split(b"\0")
         except OSError:
             continue
         if any(item.startswith(marker) for item in env):
-            out.append(int(name))
+            out.append(pid)
     return out
 
 

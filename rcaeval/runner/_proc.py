@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Iterator
 
 
 def group_alive(pgid: int) -> bool:
@@ -40,14 +41,13 @@ def kill_group(pgid: int, *, grace_s: float = 1.0) -> None:
         return
 
 
-def _group_has_live_members(pgid: int) -> bool:
-    """Like :func:`group_alive` but zombies (exited, not yet reaped) do not count."""
-    if not group_alive(pgid):
-        return False
+def proc_stats() -> Iterator[tuple[int, bytes, int, int]]:
+    """``(pid, state, ppid, pgrp)`` of every process in /proc (Linux); nothing elsewhere.
+    Fields are read after the ``)`` that closes ``comm``, which may itself hold spaces."""
     try:
         names = os.listdir("/proc")
     except OSError:
-        return True
+        return
     for name in names:
         if not name.isdigit():
             continue
@@ -56,11 +56,18 @@ def _group_has_live_members(pgid: int) -> bool:
                 data = fh.read()
         except OSError:
             continue
-        # fields after the ")" that closes comm: state ppid pgrp ...
         rest = data[data.rfind(b")") + 2 :].split()
-        if len(rest) >= 3 and int(rest[2]) == pgid and rest[0] not in (b"Z", b"X"):
-            return True
-    return False
+        if len(rest) >= 3:
+            yield int(name), rest[0], int(rest[1]), int(rest[2])
+
+
+def _group_has_live_members(pgid: int) -> bool:
+    """Like :func:`group_alive` but zombies (exited, not yet reaped) do not count."""
+    if not group_alive(pgid):
+        return False
+    if not os.path.isdir("/proc"):
+        return True
+    return any(pgrp == pgid and state not in (b"Z", b"X") for _, state, _, pgrp in proc_stats())
 
 
 def pid_running(pid: int) -> bool:
