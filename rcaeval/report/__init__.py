@@ -103,3 +103,11 @@ __all__ = [
     "suite_info",
     "write_reports",
 ]
+
+from rcaeval.report._notebook import (  # noqa: E402 - the regression report notebook
+    KERNEL_NAME,
+    NotebookRender,
+    render_regression_notebook,
+)
+
+__all__ += ["KERNEL_NAME", "NotebookRender", "render_regression_notebook"]

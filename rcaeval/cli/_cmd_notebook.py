@@ -1,0 +1,69 @@
+"""`rcaeval notebook regression RUN_ID`: execute the regression report notebook with papermill
+and export it to static HTML (docs/notebooks.md); exit 4 on regression with
+``--fail-on-regression``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rcaeval.cli._cmd_report import DbOpt, RegistryOpt
+
+
+def register(app: typer.Typer) -> None:
+    notebook = typer.Typer(
+        name="notebook",
+        help="Execute report notebooks with papermill and export them to static HTML.",
+        no_args_is_help=True,
+    )
+
+    @notebook.command("regression")
+    def regression(
+        run_id: Annotated[str, typer.Argument(help="The run to report on.")],
+        db_path: DbOpt = None,
+        registry: RegistryOpt = None,
+        out: Annotated[
+            Path | None,
+            typer.Option("--out", help="HTML file to write; the executed .ipynb goes next to "
+                         "it (default: ./regression_<run_id>.html).", show_default=False),
+        ] = None,
+        baseline_run: Annotated[
+            str | None,
+            typer.Option("--baseline-run", help="Compare with this run from the store instead "
+                         "of the suite's registry baseline.", show_default=False),
+        ] = None,
+        no_input: Annotated[
+            bool,
+            typer.Option("--no-input", help="Leave code cells out of the HTML."),
+        ] = False,
+        fail_on_regression: Annotated[
+            bool,
+            typer.Option("--fail-on-regression", help="Exit 4 when the run regressed "
+                         "against the baseline."),
+        ] = False,
+        notebook_path: Annotated[
+            Path | None,
+            typer.Option("--notebook", help="Notebook to execute (default: the checkout's "
+                         "notebooks/regression_report.ipynb).", show_default=False),
+        ] = None,
+    ) -> None:
+        """Execute notebooks/regression_report.ipynb for RUN_ID and write HTML + .ipynb."""
+        from rcaeval.errors import GateFailed
+        from rcaeval.report import render_regression_notebook
+
+        result = render_regression_notebook(
+            run_id, db=db_path, registry=registry, baseline_run=baseline_run, out=out,
+            no_input=no_input, notebook=notebook_path,
+        )
+        typer.echo(str(result.html))
+        typer.echo(str(result.ipynb))
+        base = result.baseline_run or "none"
+        typer.echo(f"baseline: {base}; regressed: {result.regressed}; gate: "
+                   f"{'FAILED' if result.gate_failed else 'ok'}")
+        if fail_on_regression and result.failed:
+            reasons = "; ".join(result.gate_reasons) or f"{result.regressed} regressed case(s)"
+            raise GateFailed(f"run {run_id} regressed against baseline {base}: {reasons}")
+
+    app.add_typer(notebook, name="notebook")
