@@ -18,6 +18,15 @@ def queries_dir() -> Path:
     raise FileNotFoundError("rcaeval: cannot locate the queries/ directory")
 
 
+def notebooks_dir() -> Path:
+    """The papermill notebooks (`notebooks/` in a checkout; `rcaeval/_notebooks` in a wheel,
+    which the checkout provides as a symlink to `../notebooks`)."""
+    for cand in (_REPO / "notebooks", _PKG / "_notebooks"):
+        if cand.is_dir():
+            return cand
+    raise FileNotFoundError("rcaeval: cannot locate the notebooks/ directory")
+
+
 def read_query(rel: str) -> str:
     """Text of one SQL file under queries/, e.g. ``read_query("buckets/contract.sql")``."""
     return (queries_dir() / rel).read_text(encoding="utf-8")

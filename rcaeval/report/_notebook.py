@@ -35,8 +35,10 @@ VERDICT_COLORS: tuple[str, ...] = ("#4c9a2a", "#d9822b", "#b0413e")
 
 
 def default_notebook_path() -> Path:
-    """``notebooks/regression_report.ipynb`` of the checkout this package runs from."""
-    return Path(__file__).resolve().parents[2] / "notebooks" / NOTEBOOK_NAME
+    """``regression_report.ipynb`` of the checkout's ``notebooks/`` (or the wheel's copy)."""
+    from rcaeval._paths import notebooks_dir
+
+    return notebooks_dir() / NOTEBOOK_NAME
 
 
 # --------------------------------------------------------------------------- notebook helpers

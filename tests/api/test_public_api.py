@@ -45,3 +45,11 @@ def test_wheel_layout_finds_the_same_queries() -> None:
     link = Path(_paths.__file__).parent / "_queries"
     assert link.resolve() == (REPO / "queries").resolve()
     assert (link / "buckets" / "diagnosis.sql").is_file()
+
+
+def test_wheel_layout_finds_the_same_notebooks() -> None:
+    from rcaeval import _paths
+
+    link = Path(_paths.__file__).parent / "_notebooks"
+    assert link.resolve() == (REPO / "notebooks").resolve()
+    assert (_paths.notebooks_dir() / "regression_report.ipynb").is_file()
