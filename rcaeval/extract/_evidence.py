@@ -8,15 +8,7 @@ from typing import Any
 import pyarrow as pa
 
 from rcaeval.extract._schema import PAYLOAD_SCHEMAS, TableBuilder
-from rcaeval.extract._values import integer, number, parse_ts, text
-
-
-def _list_of(obj: Any, key: str) -> list[Any] | None:
-    if isinstance(obj, list):
-        return obj
-    if isinstance(obj, dict) and isinstance(obj.get(key), list):
-        return obj[key]
-    return None
+from rcaeval.extract._values import integer, list_of, number, object_items, parse_ts, text
 
 
 def _point(p: Any) -> tuple[Any, Any]:
@@ -38,7 +30,7 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
     in ``notes``. A series with no usable point still yields one row with NULL ``ts``/``value``
     so that its id is visible to reference resolution.
     """
-    series = _list_of(obj, "series")
+    series = list_of(obj, "series")
     if series is None:
         if notes is not None:
             notes.append("no 'series' list")
@@ -100,22 +92,11 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
 def flatten_queries(obj: Any, notes: list[str] | None = None) -> pa.Table:
     """``queries.json`` ``queries[]`` → ``raw_query`` (``idx`` = position in the list)."""
     b = TableBuilder("raw_query")
-    queries = _list_of(obj, "queries")
-    if queries is None:
-        if notes is not None:
-            notes.append("no 'queries' list")
-        return b.finish()
-    skipped = 0
-    for i, q in enumerate(queries):
-        if not isinstance(q, dict):
-            skipped += 1
-            continue
+    for i, q in object_items(obj, "queries", notes):
         b.add(idx=i, query_id=text(q.get("id")), digest=text(q.get("digest")),
               kind=text(q.get("kind")), sql_text=text(q.get("sql_text")),
               instance=text(q.get("instance")), exec_count=integer(q.get("exec_count")),
               avg_latency_ms=number(q.get("avg_latency_ms")), note=text(q.get("note")))
-    if skipped and notes is not None:
-        notes.append(f"skipped {skipped} queries that are not objects")
     return b.finish()
 
 
@@ -123,21 +104,10 @@ def flatten_events(events: Any, source: str, notes: list[str] | None = None) -> 
     """A list of events (``events.json`` ``events[]`` or the report's ``evidence.events``)
     → ``raw_event`` rows tagged with ``source``."""
     b = TableBuilder("raw_event")
-    items = _list_of(events, "events")
-    if items is None:
-        if notes is not None:
-            notes.append("no 'events' list")
-        return b.finish()
-    skipped = 0
-    for i, e in enumerate(items):
-        if not isinstance(e, dict):
-            skipped += 1
-            continue
+    for i, e in object_items(events, "events", notes):
         b.add(idx=i, source=source, event_id=text(e.get("id")), ts=parse_ts(e.get("ts")),
               type=text(e.get("type")), object=text(e.get("object")),
               reason=text(e.get("reason")), message=text(e.get("message")))
-    if skipped and notes is not None:
-        notes.append(f"skipped {skipped} events that are not objects")
     return b.finish()
 
 

@@ -9,7 +9,7 @@ import orjson
 import pyarrow as pa
 
 from rcaeval.extract._schema import TableBuilder
-from rcaeval.extract._values import parse_ts, text
+from rcaeval.extract._values import object_items, parse_ts, text
 
 _LEVELS = r"TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|PANIC|CRITICAL|CRIT"
 _ISO_TS = re.compile(
@@ -64,34 +64,15 @@ def flatten_log_text(content: str, file: str) -> pa.Table:
     return b.finish()
 
 
-def _entries(obj: Any, key: str) -> list[Any] | None:
-    if isinstance(obj, list):
-        return obj
-    if isinstance(obj, dict) and isinstance(obj.get(key), list):
-        return obj[key]
-    return None
-
-
 def flatten_logs_json(obj: Any, file: str = "evidences/logs.json",
                       notes: list[str] | None = None) -> pa.Table:
     """``evidences/logs.json`` ``entries[]``: ``line_no`` = entry index + 1, ``text`` = message."""
     b = TableBuilder("raw_log_line")
-    entries = _entries(obj, "entries")
-    if entries is None:
-        if notes is not None:
-            notes.append("no 'entries' list")
-        return b.finish()
-    skipped = 0
-    for i, e in enumerate(entries):
-        if not isinstance(e, dict):
-            skipped += 1
-            continue
+    for i, e in object_items(obj, "entries", notes):
         level = text(e.get("level"))
         b.add(file=file, line_no=i + 1, entry_id=text(e.get("id")), ts=parse_ts(e.get("ts")),
               level=level.upper() if level else None, component=text(e.get("component")),
               instance=text(e.get("instance")), text=text(e.get("message")))
-    if skipped and notes is not None:
-        notes.append(f"skipped {skipped} entries that are not objects")
     return b.finish()
 
 

@@ -112,3 +112,27 @@ def integer(value: Any) -> int | None:
     if f is None or not f.is_integer() or abs(f) >= 2**63:
         return None
     return int(f)
+
+
+def list_of(obj: Any, key: str) -> list[Any] | None:
+    """``obj`` itself when it is a list, else ``obj[key]`` when that is a list, else None."""
+    if isinstance(obj, list):
+        return obj
+    if isinstance(obj, dict) and isinstance(obj.get(key), list):
+        return obj[key]
+    return None
+
+
+def object_items(obj: Any, key: str, notes: list[str] | None) -> list[tuple[int, dict[str, Any]]]:
+    """``(index, item)`` for the object items of :func:`list_of` ``(obj, key)``. A missing list
+    and skipped non-object items are recorded in ``notes`` (they become raw_file details)."""
+    items = list_of(obj, key)
+    if items is None:
+        if notes is not None:
+            notes.append(f"no '{key}' list")
+        return []
+    out = [(i, item) for i, item in enumerate(items) if isinstance(item, dict)]
+    skipped = len(items) - len(out)
+    if skipped and notes is not None:
+        notes.append(f"skipped {skipped} {key} that are not objects")
+    return out
