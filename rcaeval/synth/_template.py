@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rcaeval.errors import InputError
+from rcaeval.registry import RootCause
 
 _STRICT = ConfigDict(extra="forbid")
 _HERE = Path(__file__).resolve().parent
@@ -113,14 +114,6 @@ class GateSpec(BaseModel):
     detail: str
 
 
-class GroundTruthSpec(BaseModel):
-    model_config = _STRICT
-    family: str
-    component: str | None = None
-    summary: str
-    mechanism: str | None = None
-
-
 class JudgeTemplate(BaseModel):
     model_config = _STRICT
     preferred_channels: list[str] = Field(default_factory=lambda: list(CHANNELS))
@@ -181,7 +174,7 @@ class Scenario(BaseModel):
     prompt: str
     followup: list[str] = Field(default_factory=list)
     story: str
-    ground_truth: GroundTruthSpec
+    ground_truth: RootCause  # the registry's own model: the template writes it verbatim
     ticket: TicketSpec
     unavailable: list[Literal["logs", "metrics", "queries", "events"]] = Field(
         default_factory=list
