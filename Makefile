@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint venv clean
+.PHONY: demo test test-slow lint venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -20,6 +20,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
+
+# The slow end-to-end tests (marked `slow`); CI runs them as a second step.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check rcaeval tests bench

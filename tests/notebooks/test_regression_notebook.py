@@ -88,6 +88,7 @@ def test_render_regression_fails_gate(store_with_baseline: tuple[Path, Path],
     assert RESULT_MIME not in text  # the machine-readable payload is not rendered
 
 
+@pytest.mark.slow
 def test_render_baseline_itself_passes_and_no_baseline_is_said(
         store_with_baseline: tuple[Path, Path], tmp_path: Path) -> None:
     db, registry = store_with_baseline

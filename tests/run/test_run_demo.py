@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 
+
+@pytest.mark.slow
 def test_demo_end_to_end(rcaeval, paths, db_query):
     r = rcaeval("demo", "--db", str(paths["db"]), "--out", str(paths["audits"]),
                 "--no-progress", timeout=240)

@@ -10,6 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from run_helpers import PY, RECORDED, cli_env
 
 from rcaeval.runner._proc import pid_running
@@ -48,6 +49,7 @@ def _judgments(db_query, db: Path, run_id: str) -> dict[str, tuple]:
         [run_id])}
 
 
+@pytest.mark.slow
 def test_sigkill_midway_then_resume_matches_an_uninterrupted_run(
         rcaeval, paths, db_query, multi_agent, tmp_path):
     case_args = [a for c in CASES for a in ("--case", c)]
