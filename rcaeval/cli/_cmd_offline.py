@@ -1,0 +1,101 @@
+"""`rcaeval offline ...`: offline evaluation over fixtures and public benchmark formats
+(docs/offline.md). Each command only parses its options and calls into rcaeval.offline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+EXIT_HELP = ("Exit codes: 0 ok; 3 a fixture line is invalid (named on stderr with file, line "
+             "and field; the other lines are still scored); 4 a threshold, baseline or gate "
+             "failed; 6 a file does not exist.")
+
+
+def register(app: typer.Typer) -> None:
+    offline = typer.Typer(
+        help="Offline evaluation: fixtures of captured RCA responses, the novel-incident "
+        "gate, novelty mutations, public benchmark formats (docs/offline.md).",
+        no_args_is_help=True,
+    )
+    app.add_typer(offline, name="offline")
+
+    @offline.command("score", help=(
+        "Per-case-type metrics over a JSONL fixture file (known Top-1/Top-3; compositional "
+        "causal order, competing hypotheses, discriminating checks; novel grounding, "
+        "calibrated uncertainty, investigation plan, no forced familiar family; tool-degraded "
+        "missing data and safe fallback), each with a Wilson interval. " + EXIT_HELP))
+    def score(
+        fixtures: Annotated[Path, typer.Option("--fixtures", help="JSONL fixture file.")],
+        min_top1: Annotated[float | None, typer.Option(
+            "--min-top1", help="Fail (exit 4) when known Top-1 is below this rate.")] = None,
+        baseline: Annotated[Path | None, typer.Option(
+            "--baseline", help="Fail (exit 4) when fewer known cases are Top-1 than this "
+            "baseline file records.")] = None,
+        write_baseline: Annotated[Path | None, typer.Option(
+            "--write-baseline", help="Store this score as a baseline file (only when every "
+            "line is valid and nothing failed).")] = None,
+        json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        cases_out: Annotated[Path | None, typer.Option(
+            "--cases-out", help="Write the per-case rows (.parquet, else JSONL).")] = None,
+    ) -> None:
+        from rcaeval.offline._commands import score_command
+
+        raise typer.Exit(score_command(fixtures, min_top1, baseline, write_baseline,
+                                       json_out, cases_out))
+
+    @offline.command("novel-gate", help=(
+        "Novel-incident E2E output gate over captured post-harness responses: fails on any "
+        "false novel result, evidence-link precision or recall below 100%, an incorrect "
+        "abstention, or unsafe output. " + EXIT_HELP))
+    def novel_gate(
+        fixtures: Annotated[Path, typer.Option("--fixtures", help="JSONL capture fixtures.")],
+        json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        cases_out: Annotated[Path | None, typer.Option(
+            "--cases-out", help="Write the per-case rows (.parquet, else JSONL).")] = None,
+    ) -> None:
+        from rcaeval.offline._commands import gate_command
+
+        raise typer.Exit(gate_command(fixtures, json_out, cases_out))
+
+    @offline.command("sample")
+    def sample(
+        out: Annotated[Path | None, typer.Option(
+            "--out", help="Directory (default: data/offline of $RCAEVAL_DATA or the repo).")
+        ] = None,
+        seed: Annotated[int | None, typer.Option("--seed", help="Seed.")] = None,
+    ) -> None:
+        """Regenerate the sample fixtures, gate captures and baseline (deterministic)."""
+        from rcaeval.offline._commands import sample_command
+
+        raise typer.Exit(sample_command(out, seed))
+
+    @offline.command("mutate", help=(
+        "Novelty mutations of known cases: remove_signature, omit_symptom, "
+        "add_contradictory, remove_source, shift_window, each with the outcome it implies "
+        "(a provisional or unresolved answer can be right; forcing the familiar family is a "
+        "failure). --fixtures F writes mutated fixtures (JSONL) to --out; --bundles DIR (a "
+        "recorded run dir or one case dir) writes mutated case dirs with mutation.json under "
+        "--out. Exit 3 when nothing could be mutated."))
+    def mutate(
+        out: Annotated[Path, typer.Option("--out", help="Output JSONL file (--fixtures) or "
+                                          "directory (--bundles).")],
+        fixtures: Annotated[Path | None, typer.Option("--fixtures", help="Fixture JSONL.")]
+        = None,
+        bundles: Annotated[Path | None, typer.Option(
+            "--bundles", help="Recorded run dir (data/recorded/<run>) or one case dir.")] = None,
+        mutation: Annotated[list[str] | None, typer.Option(
+            "--mutation", "-m", help="Mutation(s) to apply (default: all).")] = None,
+        case: Annotated[list[str] | None, typer.Option(
+            "--case", help="Only these case ids (fixtures: any case type).")] = None,
+        registry: Annotated[Path | None, typer.Option(
+            "--registry", envvar="RCAEVAL_REGISTRY",
+            help="Registry whose judge.yaml names each case's signature (--bundles).")] = None,
+        channel: Annotated[str, typer.Option(
+            "--channel", help="remove_source on bundles: the channel to remove.")] = "logs",
+    ) -> None:
+        from rcaeval.offline._commands import mutate_command
+
+        raise typer.Exit(mutate_command(fixtures, bundles, out, mutation, case, registry,
+                                        channel))

@@ -1,0 +1,48 @@
+"""Offline evaluation over fixtures of captured RCA responses (docs/offline.md).
+
+    from rcaeval.offline import read_fixtures, score_fixtures, novel_gate
+    s = score_fixtures("data/offline/fixtures.jsonl", min_top1=0.95,
+                       baseline="data/offline/baseline.json")
+    s.metrics        # polars: metric, kind, value, numerator, denominator, ci_low, ci_high
+    s.cases          # one row per fixture: top1_hit, grounded, calibrated, ...
+    s.ok, s.failures
+    novel_gate("data/offline/novel_e2e.jsonl").ok
+    mutated, skipped = mutate_fixtures("data/offline/fixtures.jsonl", ["remove_signature"])
+"""
+
+from __future__ import annotations
+
+from rcaeval.offline._fixture import (
+    CASE_TYPES,
+    FIXTURE_FORMAT,
+    OUTCOMES,
+    Fixture,
+    FixtureError,
+    FixtureSet,
+    dump_fixtures,
+    parse_fixture,
+    read_fixtures,
+)
+from rcaeval.offline._fixture_tables import load_fixture_tables
+from rcaeval.offline._gate import GateReport, gate_metric_names, novel_gate
+from rcaeval.offline._mutate import MUTATIONS, Mutation, mutate_fixture, mutate_fixtures
+from rcaeval.offline._mutate_bundle import MUTATION_FILE, mutate_bundle, mutate_run
+from rcaeval.offline._sample import OFFLINE_SEED, generate_offline_sample, sample_fixtures
+from rcaeval.offline._score import (
+    BASELINE_FORMAT,
+    OfflineScore,
+    read_baseline,
+    score_fixtures,
+    score_metric_names,
+    write_baseline,
+)
+
+__all__ = [
+    "BASELINE_FORMAT", "CASE_TYPES", "FIXTURE_FORMAT", "MUTATIONS", "MUTATION_FILE",
+    "OFFLINE_SEED", "OUTCOMES", "Fixture", "FixtureError", "FixtureSet", "GateReport",
+    "Mutation", "OfflineScore", "dump_fixtures", "gate_metric_names",
+    "generate_offline_sample", "load_fixture_tables", "mutate_bundle", "mutate_fixture",
+    "mutate_fixtures", "mutate_run", "novel_gate", "parse_fixture", "read_baseline",
+    "read_fixtures", "sample_fixtures", "score_fixtures", "score_metric_names",
+    "write_baseline",
+]
