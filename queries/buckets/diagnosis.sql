@@ -6,8 +6,10 @@
 --   not_evaluated  the bundle is unresolved.
 -- Score fractions: frac_hard = passed hard weight / hard weight, frac_supporting = passed
 -- supporting weight / supporting weight (1 when that list is empty); the profile turns them
--- into points (default 18 + 32). Mode `blended` has no semantic shadow in this judge yet, so
--- it scores exactly like deterministic_only (the reason says so).
+-- into points (default 18 + 32). Mode `blended` scores exactly like deterministic_only (the
+-- reason says so) unless this is the semantic shadow's second pass (docs/semantic.md): then
+-- j_semantic_check holds the model's verdicts, judge/semantic_checks.sql has already put them
+-- into the diagnosis rows of j_check_eval, and the reason counts them.
 CREATE OR REPLACE TEMP VIEW bk_diagnosis_check AS
 SELECT e.run_id, e.case_id, e.bucket, e.check_id, e.kind, e.required, e.soft, e.weight, e.ord,
        e.passed, e.reason, e.evidence_file, e.evidence_path, e.evidence_line,
@@ -35,8 +37,14 @@ WITH a AS (
     LEFT JOIN rule_bucket_param AS p ON p.case_id = k.case_id AND p.rules_hash = k.rules_hash
     LEFT JOIN bk_diagnosis_check AS c ON c.run_id = k.run_id AND c.case_id = k.case_id
     GROUP BY k.run_id, k.case_id, k.resolved, p.diagnosis_mode
+),
+sem AS (
+    SELECT run_id, case_id, count(*) FILTER (WHERE passed IS NOT NULL) AS n_sem,
+           count(*) FILTER (WHERE passed IS NULL) AS n_tie
+    FROM j_semantic_check
+    GROUP BY run_id, case_id
 )
-SELECT run_id, case_id, 'diagnosis' AS bucket,
+SELECT a.run_id, a.case_id, 'diagnosis' AS bucket,
        CASE WHEN NOT resolved THEN 'not_evaluated'
             WHEN hard_failed IS NULL THEN 'pass'
             ELSE 'fail' END AS status,
@@ -45,7 +53,11 @@ SELECT run_id, case_id, 'diagnosis' AS bucket,
                       THEN 'all ' || n_hard::VARCHAR || ' hard check(s) passed'
                       ELSE 'hard check(s) failed: ' || hard_failed END
                  || '; supporting ' || n_sup_pass::VARCHAR || '/' || n_sup::VARCHAR
-                 || CASE WHEN diagnosis_mode = 'blended'
+                 || CASE WHEN diagnosis_mode = 'blended' AND s.n_sem IS NOT NULL
+                         THEN ' (mode blended: semantic shadow decided ' || s.n_sem::VARCHAR
+                              || ' check(s), ' || s.n_tie::VARCHAR
+                              || ' tie(s) kept deterministic)'
+                         WHEN diagnosis_mode = 'blended'
                          THEN ' (mode blended: no semantic shadow, deterministic checks only)'
                          ELSE '' END END AS reason,
        NULL::DOUBLE AS frac,
@@ -53,4 +65,5 @@ SELECT run_id, case_id, 'diagnosis' AS bucket,
             WHEN w_hard > 0 THEN w_hard_pass / w_hard ELSE 1.0 END AS frac_hard,
        CASE WHEN NOT resolved THEN NULL
             WHEN w_sup > 0 THEN w_sup_pass / w_sup ELSE 1.0 END AS frac_supporting
-FROM a;
+FROM a
+LEFT JOIN sem AS s ON s.run_id = a.run_id AND s.case_id = a.case_id;

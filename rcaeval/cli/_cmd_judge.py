@@ -10,6 +10,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from rcaeval.cli._semantic_opts import (
+    SemanticModelOpt,
+    SemanticOpt,
+    SemanticSamplesOpt,
+    SemanticTimeoutOpt,
+    SemanticUrlOpt,
+    semantic_config,
+)
+
 _out = Console()
 
 DbOpt = Annotated[
@@ -91,12 +100,19 @@ def register(app: typer.Typer) -> None:
         threads: Annotated[int | None, typer.Option(
             "--threads", min=1, help="DuckDB threads (default: $RCAEVAL_DB_THREADS, else one "
             "per CPU).", show_default=False)] = None,
+        semantic: SemanticOpt = None,
+        semantic_model: SemanticModelOpt = None,
+        semantic_base_url: SemanticUrlOpt = None,
+        semantic_samples: SemanticSamplesOpt = None,
+        semantic_timeout: SemanticTimeoutOpt = None,
     ) -> None:
         """Judge recorded agent runs: extract, evaluate every bucket, store verdicts.
 
         Exit 0 whatever the verdicts (they are results, not errors)."""
         from rcaeval.judge import judge_audit
 
+        shadow = semantic_config(semantic, model=semantic_model, base_url=semantic_base_url,
+                                 samples=semantic_samples, timeout=semantic_timeout)
         store = _open_store(db, memory_limit=_bulk_memory_limit(db, memory_limit),
                             threads=threads)
         try:
@@ -104,7 +120,7 @@ def register(app: typer.Typer) -> None:
                 store, audit_dir, registry, out_dir=out, run_id=run_id,
                 scoring_profile=profile, workers=workers,
                 progress=sys.stderr.isatty() if progress is None else progress,
-                write_files=not no_files, chunk_size=chunk_size,
+                write_files=not no_files, chunk_size=chunk_size, semantic=shadow,
             )
         finally:
             store.close()

@@ -147,6 +147,8 @@ def judge_loaded(
     write_files: bool = True,
     profiles: dict[str, Any] | None = None,
     chunk_size: int | None = DEFAULT_CHUNK_SIZE,
+    semantic: Any = None,
+    cases: Mapping[str, CaseRules] | None = None,
 ) -> pl.DataFrame:
     """Judge (run, case) pairs whose raw rows, rules and case_meta are already loaded; write
     eval_fact/eval_check/eval_bucket/eval_judgment and (``write_files``) each judgment.json to
@@ -158,7 +160,11 @@ def judge_loaded(
     judged ``chunk_size`` at a time (``None``: all in one pass), each chunk's eval_* rows
     written in one transaction, so memory is bounded by the chunk, not by the number of runs.
     Results are identical whatever the chunk size: judging is per (run, case). Afterwards the
-    TEMP ``j_*`` tables hold the last chunk."""
+    TEMP ``j_*`` tables hold the last chunk.
+
+    ``semantic`` (a :class:`rcaeval.semantic.SemanticConfig`) adds the semantic shadow after
+    each chunk (docs/semantic.md); ``cases`` gives it the ground truth. The deterministic
+    judgment written here is the same with or without it."""
     _check_chunk_size(chunk_size)
     con = raw_connection(con)
     _require_schema(con)
@@ -177,6 +183,11 @@ def judge_loaded(
             }
             write_packets(packets, case_dirs, out_dir)
         parts.append(judgments_frame(frames))
+        if semantic is not None:
+            from rcaeval.semantic import shadow_chunk
+
+            shadow_chunk(con, frames, config=semantic, cases=cases, profiles=profiles,
+                         out_dir=out_dir, write_files=write_files, judged_at=judged_at)
         del frames, packets
     return parts[0] if len(parts) == 1 else pl.concat(parts, how="vertical")
 
@@ -245,6 +256,7 @@ def judge_audit(
     progress: bool = False,
     write_files: bool = True,
     chunk_size: int | None = DEFAULT_CHUNK_SIZE,
+    semantic: Any = None,
 ) -> pl.DataFrame:
     """Judge every case dir under ``audit_root`` (an audits root ``<root>/<run_id>/<case_id>``
     or one run dir) against the registry at ``registry_root`` (default: ``$RCAEVAL_REGISTRY``
@@ -259,6 +271,8 @@ def judge_audit(
     Extraction streams in batches; the SQL judge then runs ``chunk_size`` cases per pass
     (see :func:`judge_loaded`), so peak memory does not grow with the number of runs. Bound
     DuckDB's own buffer pool with ``rcaeval.store.connect(memory_limit=...)``.
+    ``semantic``: a :class:`rcaeval.semantic.SemanticConfig` to run the semantic shadow
+    (docs/semantic.md).
     """
     from rcaeval.extract import discover_case_dirs, extract_cases
 
@@ -287,7 +301,8 @@ def judge_audit(
         register_cases(db, pairs, cases, scoring_profile=scoring_profile)
         extract_cases(db, good, workers=workers, progress=progress)
         frames.append(judge_loaded(db, pairs, out_dir=out_dir, write_files=write_files,
-                                   profiles=profiles, chunk_size=chunk_size))
+                                   profiles=profiles, chunk_size=chunk_size,
+                                   semantic=semantic, cases=cases))
     _record_runs(db, root, refs, judged=bool(good))
     bad = record_unloadable(db, failures, refs, judge_version=JUDGE_VERSION, out_dir=out_dir,
                             write_files=write_files)

@@ -140,6 +140,17 @@ def write_packets(
 
 
 
+SHADOW_TABLES = ("eval_semantic", "eval_semantic_check", "eval_judgment_blended")
+"""Semantic-shadow rows (migration 0003) of a (run, case): a new deterministic judgment voids
+them, so they are deleted with it (the semantic cache keeps the provider's answers)."""
+
+
+def _present(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> list[str]:
+    have = {r[0] for r in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE NOT temporary").fetchall()}
+    return [t for t in tables if t in have]
+
+
 def write_results(
     con: duckdb.DuckDBPyConnection,
     frames: JudgeFrames,
@@ -176,7 +187,8 @@ def write_results(
     try:
         con.execute("BEGIN TRANSACTION")
         try:
-            for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment"):
+            for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
+                          *_present(con, SHADOW_TABLES)):
                 con.execute(
                     f"DELETE FROM {table} WHERE (run_id, case_id) IN "
                     "(SELECT run_id, case_id FROM j_scope)"

@@ -169,6 +169,24 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
         })
 
 
+def _set_semantic(con: duckdb.DuckDBPyConnection, table: pa.Table | None) -> None:
+    """``j_semantic_check`` (empty unless a second pass gives semantic verdicts), then apply
+    it to the diagnosis rows of ``j_check_eval`` (queries/judge/semantic_checks.sql)."""
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE j_semantic_check (run_id VARCHAR, case_id VARCHAR, "
+        "check_id VARCHAR, passed BOOLEAN, votes_pass INTEGER, votes_fail INTEGER, "
+        "rationale VARCHAR)"
+    )
+    if table is None:
+        return
+    con.register("__j_semantic_in", table)
+    try:
+        con.execute("INSERT INTO j_semantic_check BY NAME SELECT * FROM __j_semantic_in")
+    finally:
+        con.unregister("__j_semantic_in")
+    _run(con, "judge/semantic_checks.sql")
+
+
 def scope_keys(
     con: duckdb.DuckDBPyConnection,
     keys: Any = None,
@@ -195,10 +213,15 @@ def run_judge_sql(
     keys: Any = None,
     *,
     profiles: dict[str, Any] | None = None,
+    semantic_checks: pa.Table | None = None,
 ) -> JudgeFrames:
     """Judge ``keys`` (``(run_id, case_id)`` pairs, a frame with those columns, or ``None``
     for every ``case_meta`` row) from what is in the database; return the frames. Writes
-    nothing outside TEMP objects (see :func:`rcaeval.judge.write_results`)."""
+    nothing outside TEMP objects (see :func:`rcaeval.judge.write_results`).
+
+    ``semantic_checks`` (the semantic shadow's second pass, docs/semantic.md): rows
+    ``(run_id, case_id, check_id, passed, votes_pass, votes_fail, rationale)`` whose verdicts
+    decide those diagnosis checks instead of the detectors."""
     profiles = profiles if profiles is not None else load_profiles()
     con.execute("SET TimeZone = 'UTC'")
     _set_keys(con, keys)
@@ -228,6 +251,7 @@ def run_judge_sql(
     )
     con.execute("INSERT INTO j_fact SELECT * FROM j_fact3")
     con.execute("CREATE OR REPLACE TEMP TABLE j_check_eval AS SELECT * FROM check_eval")
+    _set_semantic(con, semantic_checks)
 
     for rel in BUCKET_FILES:
         _run(con, rel)

@@ -1,0 +1,44 @@
+"""The semantic shadow (docs/semantic.md): a second opinion on every diagnosis check from an
+LLM (any OpenAI-compatible endpoint) or any command, recorded beside the deterministic
+judgment and -- for cases in diagnosis mode ``blended`` whose packet is ``ok`` -- a second
+judging pass in which those verdicts decide the diagnosis checks. The deterministic (primary)
+judgment is never changed.
+
+Typical use::
+
+    import rcaeval.store as st
+    from rcaeval.judge import judge_audit
+    from rcaeval.semantic import SemanticConfig, agreement
+
+    s = st.connect()
+    cfg = SemanticConfig.from_env("openai", model="gpt-4o-mini", samples=3)
+    judge_audit(s, "data/recorded", semantic=cfg)
+    agreement(s, "rec-thorough")          # deterministic vs semantic per diagnosis check
+"""
+
+from __future__ import annotations
+
+from rcaeval.semantic._config import (
+    DEFAULT_PROMPT,
+    PROVIDERS,
+    Prompt,
+    SemanticConfig,
+    load_prompt,
+)
+from rcaeval.semantic._flow import BLENDED_FILE, CONTEXT_FILE, PACKET_FILE, shadow_chunk
+from rcaeval.semantic._models import STATUSES, SemanticContext, SemanticPacket
+
+__all__ = [
+    "BLENDED_FILE",
+    "CONTEXT_FILE",
+    "DEFAULT_PROMPT",
+    "PACKET_FILE",
+    "PROVIDERS",
+    "STATUSES",
+    "Prompt",
+    "SemanticConfig",
+    "SemanticContext",
+    "SemanticPacket",
+    "load_prompt",
+    "shadow_chunk",
+]
