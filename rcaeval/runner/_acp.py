@@ -25,7 +25,7 @@ from rcaeval import __version__
 from rcaeval.runner._acp_client import RawLog, WorkspaceClient
 from rcaeval.runner._agents import AgentOutcome, Turn, empty_usage
 from rcaeval.runner._command import agent_wrote_files, read_tail
-from rcaeval.runner._proc import kill_group
+from rcaeval.runner._proc import kill_group, spawn_async
 from rcaeval.runner._workspace import Workspace, agent_env
 
 STDIO_LIMIT = 50 * 1024 * 1024
@@ -93,10 +93,10 @@ class AcpAgent:
         stderr_path = ws.runner_dir / "agent.stderr"
         with open(stderr_path, "ab") as stderr_f:
             try:
-                proc = await asyncio.create_subprocess_exec(
-                    *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                    stderr=stderr_f, cwd=str(ws.path), env=agent_env(ws, self.env),
-                    start_new_session=True, limit=STDIO_LIMIT)
+                proc = await spawn_async(
+                    self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                    stderr=stderr_f, cwd=ws.path, env=agent_env(ws, self.env),
+                    limit=STDIO_LIMIT)
             except OSError as exc:
                 raw.close()
                 outcome.status = "errored"

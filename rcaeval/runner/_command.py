@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import os
-import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any, Literal
 import orjson
 
 from rcaeval.runner._agents import AgentOutcome, Turn, add_usage, empty_usage
-from rcaeval.runner._proc import kill_group
+from rcaeval.runner._proc import kill_group, spawn
 from rcaeval.runner._workspace import RUNNER_DIR, Workspace, agent_env
 
 PLACEHOLDER = "{prompt_file}"
@@ -146,9 +145,7 @@ class CommandAgent:
         with open(stdin_src, "rb") as fin, open(stdout_path, "wb") as fout, \
                 open(ws.runner_dir / "agent.stderr", "ab") as ferr:
             try:
-                proc = subprocess.Popen(
-                    argv, cwd=ws.path, env=env, stdin=fin, stdout=fout, stderr=ferr,
-                    start_new_session=True, close_fds=True)
+                proc = spawn(argv, cwd=ws.path, env=env, stdin=fin, stdout=fout, stderr=ferr)
             except OSError as exc:
                 return {"spawn_error": f"cannot start {argv[0]!r}: {exc}"}
             status = "completed"

@@ -57,7 +57,7 @@ def main() -> int:
         return 3
     if mode == "hang":
         pid_dir = Path(os.environ["PID_DIR"])
-        (pid_dir / f"{case_id}.pid").write_text(str(os.getpid()))
+        (pid_dir / f"{case_id}.pid").write_text(os.readlink("/proc/self"))  # host pid
         while True:
             time.sleep(1)
     _replay(case_id)

@@ -63,8 +63,7 @@ class TrapAgent:
                 sys.stderr.buffer.write(line)
             sys.stderr.buffer.flush()
         elif MODE == "hang":
-            child = subprocess.Popen(["sleep", "1000"])
-            (self.cwd / "grandchild.pid").write_text(str(child.pid))
+            subprocess.Popen(["setsid", "sleep", "1000"])
             await asyncio.sleep(1000)
         elif MODE == "unknown_update":
             await self.conn._conn.send_notification("session/update", {
