@@ -16,6 +16,7 @@ import polars as pl
 import pyarrow as pa
 
 from rcaeval._paths import read_query
+from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
 from rcaeval.errors import InputError, RcaevalError
 from rcaeval.judge._load import (
     case_fields,
@@ -238,7 +239,8 @@ def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
         pairs = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
         con.register("__rcaeval_judged", pairs)
         try:
-            con.execute(read_query("judge/record_case_runs.sql"))
+            con.execute(read_query("judge/record_case_runs.sql"),
+                        {"max_tokens": MAX_TOKENS, "max_cost": MAX_COST_USD})
         finally:
             con.unregister("__rcaeval_judged")
 

@@ -33,7 +33,8 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
-from rcaeval.runner._agents import AgentOutcome, add_usage
+from rcaeval._usage import json_safe
+from rcaeval.runner._agents import AgentOutcome, add_usage, set_usage
 from rcaeval.runner._workspace import RUNNER_DIR, Workspace
 
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -179,7 +180,8 @@ class RawLog:
         msg = event.message
         direction = "out" if event.direction == StreamDirection.OUTGOING else "in"
         if not self._fh.closed:
-            self._fh.write(orjson.dumps({"ts": now_iso(), "dir": direction, "msg": msg},
+            self._fh.write(orjson.dumps({"ts": now_iso(), "dir": direction,
+                                         "msg": json_safe(msg)},
                                         option=orjson.OPT_APPEND_NEWLINE,
                                         default=str))
             self._fh.flush()
@@ -210,9 +212,8 @@ class RawLog:
             usage["reported"].append({"source": "usage_update", "turn": turn, "raw": update})
             cost = update.get("cost")
             if isinstance(cost, dict) and cost.get("currency") == "USD":
-                amount = cost.get("amount")
-                if isinstance(amount, (int, float)) and not isinstance(amount, bool):
-                    usage["cost_usd"] = amount  # cumulative session cost: last one wins
+                # cumulative session cost: the last one wins
+                set_usage(usage, "cost_usd", cost.get("amount"))
         for meta in (params.get("_meta"), update.get("_meta")):
             if isinstance(meta, dict) and _looks_like_usage(meta):
                 usage["reported"].append({"source": "_meta", "turn": turn, "kind": kind,

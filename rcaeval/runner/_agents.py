@@ -12,25 +12,55 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from rcaeval._usage import USAGE_KEYS
+from rcaeval._usage import bound as usage_bound
+from rcaeval._usage import check as check_usage
 from rcaeval.errors import InputError
 from rcaeval.runner._workspace import Workspace
 
 OutcomeStatus = Literal["completed", "crashed", "timed_out", "errored"]
 
-USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
-              "cost_usd")
-
-
 def empty_usage() -> dict[str, Any]:
-    """Normalised usage: the five contract keys (``None`` = not reported) and ``reported``,
-    the raw reports exactly as the agent sent them."""
-    return {**{k: None for k in USAGE_KEYS}, "reported": []}
+    """Normalised usage: the five contract keys (``None`` = not reported), ``reported``, the
+    raw reports as the agent sent them, and ``notes``: why a total is ``None`` although
+    something was reported (an invalid or out-of-range value, rcaeval._usage)."""
+    return {**{k: None for k in USAGE_KEYS}, "reported": [], "notes": []}
+
+
+def _reject(usage: dict[str, Any], key: str, reason: str) -> None:
+    notes = usage.setdefault("notes", [])
+    if len(notes) < 20:
+        notes.append(reason)
+    invalid = usage.setdefault("invalid", [])
+    if key not in invalid:
+        invalid.append(key)
+    usage[key] = None
 
 
 def add_usage(usage: dict[str, Any], key: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    """Add one reported ``value`` to the ``key`` total (``None``: not reported, ignored). An
+    invalid value, or a total growing past the bound, leaves the total ``None`` with a note."""
+    set_usage(usage, key, value, add=True)
+
+
+def set_usage(usage: dict[str, Any], key: str, value: Any, *, add: bool = False) -> None:
+    """Set (or with ``add`` accumulate) the ``key`` total from an untrusted ``value``."""
+    if value is None or key in usage.get("invalid", ()):
         return
-    usage[key] = (usage.get(key) or 0) + value
+    clean, reason = check_usage(key, value)
+    if reason is not None:
+        _reject(usage, key, reason)
+        return
+    total = (usage.get(key) or 0) + clean if add else clean
+    if total > usage_bound(key):
+        _reject(usage, key, f"{key} total is out of range (> {usage_bound(key):g})")
+        return
+    usage[key] = total
+
+
+def final_usage(usage: dict[str, Any]) -> dict[str, Any]:
+    """The five totals to store (``None`` where not reported or invalid)."""
+    return {k: None if k in usage.get("invalid", ()) else usage.get(k) for k in USAGE_KEYS}
 
 
 @dataclass

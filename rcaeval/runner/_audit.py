@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from rcaeval._usage import json_safe
 from rcaeval.runner._workspace import RUNNER_DIR, remove_tree
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -175,7 +176,7 @@ def mirror_audit(
                 files.append({"path": rel, "sha256": got[0], "size": got[1]})
         files.sort(key=lambda f: f["path"])
         skipped.sort(key=lambda s: s["path"])
-        final = {**manifest, "files": files, "skipped": skipped}
+        final = json_safe({**manifest, "files": files, "skipped": skipped})
         (tmp / "manifest.json").write_bytes(orjson.dumps(
             final, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE, default=str))
         if dest.exists():

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import orjson
 
-from rcaeval.runner._agents import AgentOutcome, Turn, add_usage, empty_usage
+from rcaeval.runner._agents import USAGE_KEYS, AgentOutcome, Turn, add_usage, empty_usage
 from rcaeval.runner._proc import kill_group, spawn
 from rcaeval.runner._workspace import RUNNER_DIR, Workspace, agent_env
 
@@ -180,6 +180,5 @@ class CommandAgent:
         path.rename(ws.runner_dir / f"usage-turn-{n}.json")
         usage["reported"].append({"source": "usage.json", "turn": n, "raw": raw})
         if isinstance(raw, dict):
-            for key in ("input_tokens", "output_tokens", "cache_read_tokens",
-                        "cache_write_tokens", "cost_usd"):
+            for key in USAGE_KEYS:
                 add_usage(usage, key, raw.get(key))

@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 import orjson
 
+from rcaeval._usage import json_safe
 from rcaeval.runner._acp_client import now_iso
-from rcaeval.runner._agents import USAGE_KEYS, AgentAdapter, AgentOutcome, parse_agent_spec
+from rcaeval.runner._agents import AgentAdapter, AgentOutcome, final_usage, parse_agent_spec
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 from rcaeval.runner._workspace import Workspace, create_workspace, remove_tree
@@ -41,6 +42,8 @@ class CaseExecution:
     case_ref: str | None = None
     """What the agent was told the case is called (opaque unless case ids were exposed)."""
     attempt_log: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Why a usage total is NULL although the agent reported one (invalid, out of range)."""
     manifest: dict[str, Any] = field(default_factory=dict)
 
 
@@ -148,7 +151,7 @@ def execute_case(
         "duration_s": attempt_log[-1]["duration_s"],
         "attempts": attempt_log,
         "error": outcome.error,
-        "usage": outcome.usage,
+        "usage": json_safe({**outcome.usage, **final_usage(outcome.usage)}),
     }
     audit_dir = Path(audit_root) / run_id / rc.case_id
     written = mirror_audit(ws.path, audit_dir, manifest, max_file_bytes=max_file_bytes,
@@ -161,7 +164,8 @@ def execute_case(
         status=outcome.status,
         attempts=attempt,
         audit_dir=audit_dir,
-        usage={k: outcome.usage.get(k) for k in USAGE_KEYS},
+        usage=final_usage(outcome.usage),
+        notes=list(outcome.usage.get("notes") or []),
         duration_s=round(time.monotonic() - t0, 3),
         error=outcome.error,
         workspace_id=ws.workspace_id,

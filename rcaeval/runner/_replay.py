@@ -17,7 +17,8 @@ from typing import Any
 import orjson
 
 from rcaeval._paths import data_dir
-from rcaeval.runner._agents import USAGE_KEYS, AgentOutcome, Turn, empty_usage
+from rcaeval._usage import json_safe
+from rcaeval.runner._agents import USAGE_KEYS, AgentOutcome, Turn, empty_usage, set_usage
 from rcaeval.runner._workspace import Workspace
 
 _STATUSES = {"completed", "crashed", "timed_out"}
@@ -67,8 +68,8 @@ class ReplayAgent:
         rec_usage = recorded.get("usage")
         if isinstance(rec_usage, dict):
             for key in USAGE_KEYS:
-                usage[key] = rec_usage.get(key)
-            usage["reported"].append({"source": "recorded_manifest", "raw": rec_usage})
+                set_usage(usage, key, rec_usage.get(key))
+            usage["reported"].append({"source": "recorded_manifest", "raw": json_safe(rec_usage)})
         final = _read_text(ws.path / "output.txt")
         transcript = _load_transcript(ws.path / "transcript.json")
         if not transcript:
