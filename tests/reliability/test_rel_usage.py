@@ -8,7 +8,15 @@ import shutil
 
 import orjson
 import pytest
-from reliability_helpers import CASES, THOROUGH, hostile_args, make_registry, query, rcaeval, run_args
+from reliability_helpers import (
+    CASES,
+    THOROUGH,
+    hostile_args,
+    make_registry,
+    query,
+    rcaeval,
+    run_args,
+)
 
 from rcaeval._usage import MAX_TOKENS, check, json_safe
 from rcaeval.runner._agents import add_usage, empty_usage, final_usage
