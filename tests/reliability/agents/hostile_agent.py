@@ -61,8 +61,8 @@ def main() -> int:
     turn = os.environ.get("RCAEVAL_TURN", "1")
     if mode == "usage_huge":
         Path(".rcaeval/usage.json").write_text(
-            '{"input_tokens": 1e300, "output_tokens": %d, "cache_read_tokens": 5, '
-            '"cost_usd": -3}' % (6 * 10**14))
+            '{"input_tokens": 1e300, "output_tokens": 600000000000000, '
+            '"cache_read_tokens": 5, "cost_usd": -3}')
     if turn != "1":
         sys.stdout.write("The key evidence is listed in analysis_patch.json.\n")
         return 0
