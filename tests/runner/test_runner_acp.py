@@ -97,7 +97,7 @@ def test_hanging_prompt_times_out_sends_cancel_and_kills_the_group(make_case, di
     res = execute_case("r", case, agent, case_dir=case_dir, timeout_s=20,
                        turn_timeout_s=1.0, keep_workspace=True, **dirs)
     assert res.status == "timed_out"
-    assert time.monotonic() - t0 < 6
+    assert time.monotonic() - t0 < 12  # 20 s case timeout: the 1 s turn timeout cut it
     assert "cancel sent" in res.error
     cancels = [m for m in _rpc_log(res.audit_dir)
                if m["dir"] == "out" and m["msg"].get("method") == "session/cancel"]
