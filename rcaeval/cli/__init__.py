@@ -11,6 +11,7 @@ import traceback
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from rcaeval.errors import ExitCode, RcaevalError
 
@@ -51,13 +52,15 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         return code if isinstance(code, int) else 1
     except RcaevalError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        # escape: "file [field]" in the message is text, not rich markup
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True,
+                          highlight=False, soft_wrap=True)
         return int(exc.exit_code)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # noqa: BLE001 - last-resort mapping to the internal-error code
         traceback.print_exc()
-        err_console.print(f"[red]internal error:[/red] {exc!r}", highlight=False)
+        err_console.print(f"[red]internal error:[/red] {escape(repr(exc))}", highlight=False)
         return int(ExitCode.INTERNAL)
     return 0
 

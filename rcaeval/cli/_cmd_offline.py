@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -99,3 +100,63 @@ def register(app: typer.Typer) -> None:
 
         raise typer.Exit(mutate_command(fixtures, bundles, out, mutation, case, registry,
                                         channel))
+
+    @offline.command("openrca")
+    def openrca(
+        query: Annotated[Path, typer.Option("--query", help="OpenRCA query file (row_id, "
+                                            "task_index, instruction, scoring_points).")],
+        predictions: Annotated[Path, typer.Option("--predictions", help="Predictions file "
+                                                  "(row_id, prediction).")],
+        out: Annotated[Path | None, typer.Option("--out", help="Write per-row scores (CSV).")]
+        = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+        = False,
+    ) -> None:
+        """Score predictions exactly as OpenRCA's evaluator does: rows, strict, partial, mean,
+        per-criterion accuracy beside the no-information baseline, Wilson intervals."""
+        from rcaeval.offline import render_openrca_summary, score_openrca
+
+        result = score_openrca(query, predictions, out)
+        if as_json:
+            typer.echo(json.dumps(result.summary.as_dict(), indent=2))
+        else:
+            typer.echo(render_openrca_summary(result.summary))
+            if out is not None:
+                typer.echo(f"\nper-row scores: {out}")
+
+    @offline.command("ranked")
+    def ranked(
+        truth: Annotated[Path, typer.Option("--truth", help="Truth file (CSV or JSONL): "
+                                            "case_id, root_cause[, candidates].")],
+        ranks: Annotated[Path, typer.Option("--ranks", help="Ranked lists: JSONL {case_id, "
+                                            "ranks: [...]} or CSV case_id, rank, candidate.")],
+        out: Annotated[Path | None, typer.Option("--out", help="Write per-case ranks (CSV).")]
+        = None,
+        max_k: Annotated[int, typer.Option("--max-k", min=1, help="Report k = 1..MAX_K.")] = 5,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")]
+        = False,
+    ) -> None:
+        """AC@k and Avg@k of ranked candidate lists (RCAEval style) beside the chance
+        baseline (a random ranking of each case's candidates) and the lift over it."""
+        from rcaeval.offline import render_ranked, score_ranked
+
+        result = score_ranked(truth, ranks, out, max_k)
+        typer.echo(json.dumps(result.as_dict(), indent=2) if as_json else render_ranked(result))
+
+    @offline.command("compare")
+    def compare(
+        a: Annotated[Path, typer.Argument(help="Per-row file of system A (CSV or JSONL).")],
+        b: Annotated[Path, typer.Argument(help="Per-row file of system B, same rows.")],
+        min_score: Annotated[float, typer.Option("--min-score", help="With a score column: "
+                                                 "a row is correct when score >= this.")]
+        = 1.0,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+        = False,
+    ) -> None:
+        """Exact paired McNemar test of two systems on the same rows (row_id or case_id;
+        correct, or score >= --min-score): discordant counts and the two-sided p-value."""
+        from rcaeval.offline import compare_files, render_comparison
+
+        result = compare_files(a, b, min_score)
+        typer.echo(json.dumps(result.as_dict(), indent=2) if as_json
+                   else render_comparison(result))

@@ -8,10 +8,18 @@
     s.ok, s.failures
     novel_gate("data/offline/novel_e2e.jsonl").ok
     mutated, skipped = mutate_fixtures("data/offline/fixtures.jsonl", ["remove_signature"])
+
+Public benchmark formats and the paired comparison (docs/offline.md, "Public benchmarks"):
+
+    r = score_openrca("query.csv", "predictions.csv", out="scores.csv")
+    r.summary.strict.hits, r.summary.mean               # OpenRCA's strict count, mean score
+    score_ranked("truth.csv", "ranks.jsonl").by_k        # AC@k, Avg@k, chance, lift
+    compare_files("a_scores.csv", "b_scores.csv").test   # exact McNemar: b, c, p_value
 """
 
 from __future__ import annotations
 
+from rcaeval.offline._compare import Comparison, compare_files, render_comparison
 from rcaeval.offline._fixture import (
     CASE_TYPES,
     FIXTURE_FORMAT,
@@ -27,6 +35,14 @@ from rcaeval.offline._fixture_tables import load_fixture_tables
 from rcaeval.offline._gate import GateReport, gate_metric_names, novel_gate
 from rcaeval.offline._mutate import MUTATIONS, Mutation, mutate_fixture, mutate_fixtures
 from rcaeval.offline._mutate_bundle import MUTATION_FILE, mutate_bundle, mutate_run
+from rcaeval.offline._openrca import (
+    OpenRCAResult,
+    OpenRCASummary,
+    render_summary as render_openrca_summary,
+    score_openrca,
+)
+from rcaeval.offline._openrca_rules import RowScore, score_row as score_openrca_row
+from rcaeval.offline._ranked import RankedResult, render_ranked, score_ranked
 from rcaeval.offline._sample import OFFLINE_SEED, generate_offline_sample, sample_fixtures
 from rcaeval.offline._score import (
     BASELINE_FORMAT,
@@ -45,4 +61,8 @@ __all__ = [
     "mutate_fixtures", "mutate_run", "novel_gate", "parse_fixture", "read_baseline",
     "read_fixtures", "sample_fixtures", "score_fixtures", "score_metric_names",
     "write_baseline",
+    # public benchmark formats and the paired comparison
+    "Comparison", "OpenRCAResult", "OpenRCASummary", "RankedResult", "RowScore",
+    "compare_files", "render_comparison", "render_openrca_summary", "render_ranked",
+    "score_openrca", "score_openrca_row", "score_ranked",
 ]

@@ -1,12 +1,17 @@
 """Statistics shared by reports, offline evaluation and the release gate: one home for the
 interval and test formulas so every rate in rcaeval carries the same kind of interval.
 
-    from rcaeval.stats import wilson_interval
-    wilson_interval(22, 23)          # (lower, upper) at 95%
+    from rcaeval.stats import wilson_interval, mcnemar_exact, no_information_baseline
+    wilson_interval(22, 23)                       # (lower, upper) at 95%
+    mcnemar_exact(b=9, c=2)                       # exact two-sided p-value, 0.0654...
+    no_information_baseline(["db", "db", "net"])  # NoInfoBaseline(label='db', hits=2, n=3)
 """
 
 from __future__ import annotations
 
+from rcaeval.stats._mcnemar import McNemarResult, mcnemar_exact, mcnemar_paired
+from rcaeval.stats._noinfo import NoInfoBaseline, no_information_baseline
 from rcaeval.stats._wilson import DEFAULT_CONFIDENCE, wilson_interval
 
-__all__ = ["DEFAULT_CONFIDENCE", "wilson_interval"]
+__all__ = ["DEFAULT_CONFIDENCE", "McNemarResult", "NoInfoBaseline", "mcnemar_exact",
+           "mcnemar_paired", "no_information_baseline", "wilson_interval"]
