@@ -38,10 +38,13 @@ from rcaeval.offline._mutate_bundle import MUTATION_FILE, mutate_bundle, mutate_
 from rcaeval.offline._openrca import (
     OpenRCAResult,
     OpenRCASummary,
-    render_summary as render_openrca_summary,
     score_openrca,
 )
-from rcaeval.offline._openrca_rules import RowScore, score_row as score_openrca_row
+from rcaeval.offline._openrca import (
+    render_summary as render_openrca_summary,
+)
+from rcaeval.offline._openrca_rules import RowScore
+from rcaeval.offline._openrca_rules import score_row as score_openrca_row
 from rcaeval.offline._ranked import RankedResult, render_ranked, score_ranked
 from rcaeval.offline._sample import OFFLINE_SEED, generate_offline_sample, sample_fixtures
 from rcaeval.offline._score import (
