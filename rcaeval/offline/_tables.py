@@ -1,4 +1,4 @@
-"""Strict readers for the small tabular inputs of offline evaluation (CSV and JSONL).
+"""Strict readers for the tabular inputs of offline evaluation (CSV and JSONL).
 
 Every record carries the line it starts on, so a bad value is reported as
 ``file:line [field]: message`` (:class:`rcaeval.errors.InputError`, exit code 3).
@@ -7,7 +7,6 @@ Every record carries the line it starts on, so a bad value is reported as
 from __future__ import annotations
 
 import csv
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,6 @@ import polars as pl
 from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
 
-_INT = re.compile(r"^[+-]?\d+$")
 _FIELD_LIMIT = 1 << 28
 """Largest CSV field accepted (the csv module's default of 128 KiB is too small for long
 free-text agent answers)."""
@@ -226,32 +224,6 @@ def read_records(path: Path, required: tuple[str, ...]) -> Iterator[Record]:
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         return read_jsonl_records(path, required)
     return read_csv_records(path, required)
-
-
-def int_field(rec: Record, field: str, file: Path) -> int:
-    """``rec[field]`` as an integer (an int, or text holding one); else an InputError."""
-    value = rec.values.get(field)
-    if isinstance(value, bool):
-        value = None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and _INT.match(value.strip()):
-        return int(value.strip())
-    raise InputError(f"must be an integer, got {value!r}", file=str(file), line=rec.line,
-                     field=field)
-
-
-def text_field(rec: Record, field: str, file: Path, *, allow_empty: bool = True) -> str:
-    """``rec[field]`` as text (JSON numbers are accepted and rendered); else an InputError."""
-    value = rec.values.get(field)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        value = str(value)
-    if not isinstance(value, str):
-        raise InputError(f"must be text, got {value!r}", file=str(file), line=rec.line,
-                         field=field)
-    if not allow_empty and not value.strip():
-        raise InputError("must not be empty", file=str(file), line=rec.line, field=field)
-    return value
 
 
 def unique_key(seen: dict[Any, int], key: Any, rec: Record, field: str, file: Path) -> None:
