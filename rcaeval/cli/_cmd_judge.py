@@ -135,13 +135,18 @@ def register(app: typer.Typer) -> None:
         case_id: Annotated[str, typer.Argument(help="Case id.")],
         db: DbOpt = None,
     ) -> None:
-        """Print one judgment as a bucket -> check -> evidence tree."""
+        """Print one judgment as a bucket -> check -> evidence tree; with a semantic shadow,
+        the deterministic and blended judgments side by side (docs/semantic.md)."""
         from rcaeval.judge import explain_tree, load_judgment
+        from rcaeval.semantic import load_shadow, side_by_side
         from rcaeval.store import connect
 
         store = connect(db)
         try:
             packet = load_judgment(store, run_id, case_id)
+            shadow = load_shadow(store, run_id, case_id)
         finally:
             store.close()
         _out.print(explain_tree(packet))
+        if shadow is not None:
+            _out.print(side_by_side(packet, shadow))

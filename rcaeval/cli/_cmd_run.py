@@ -12,6 +12,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from rcaeval.cli._semantic_opts import (
+    SemanticModelOpt,
+    SemanticOpt,
+    SemanticSamplesOpt,
+    SemanticTimeoutOpt,
+    SemanticUrlOpt,
+    semantic_config,
+)
+
 _STYLE = {"pass": "green", "fail": "red", "invalid": "magenta", "errored": "yellow",
           "timed_out": "yellow"}
 
@@ -117,6 +126,11 @@ def register(app: typer.Typer) -> None:
             "case.json) instead of opaque case references. Only for suites whose ids do not "
             "hint at the answer; part of the agent configuration (a resume must agree).")
         ] = False,
+        semantic: SemanticOpt = None,
+        semantic_model: SemanticModelOpt = None,
+        semantic_base_url: SemanticUrlOpt = None,
+        semantic_samples: SemanticSamplesOpt = None,
+        semantic_timeout: SemanticTimeoutOpt = None,
     ) -> None:
         """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
         from rcaeval.errors import InputError
@@ -126,6 +140,8 @@ def register(app: typer.Typer) -> None:
         if resume and run_id and resume != run_id:
             raise InputError("--run-id and --resume name different runs", field="--resume")
         env = parse_env_args(agent_env or [])
+        shadow = semantic_config(semantic, model=semantic_model, base_url=semantic_base_url,
+                                 samples=semantic_samples, timeout=semantic_timeout)
         console = wide_console()
         store = connect(db)
         try:
@@ -135,7 +151,8 @@ def register(app: typer.Typer) -> None:
                     workspace_root=workspace_root, jobs=jobs, case_timeout_s=timeout,
                     turn_timeout_s=turn_timeout, max_infra_retries=retries,
                     run_id=resume or run_id, resume=resume is not None, case_ids=cases or None,
-                    agent_env=env, progress=progress, expose_case_ids=expose_case_ids)
+                    agent_env=env, progress=progress, expose_case_ids=expose_case_ids,
+                    semantic=shadow)
             except RunInterrupted as exc:
                 print_summary(console, exc.summary)
                 console.print(f"interrupted: resume with --resume {exc.summary.run_id}",

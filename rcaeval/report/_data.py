@@ -31,6 +31,8 @@ class RunData:
     buckets: pl.DataFrame
     failing_checks: pl.DataFrame
     penalties: pl.DataFrame
+    semantic_lines: tuple[str, ...] = ()
+    """The semantic shadow's report lines (rcaeval.semantic.report_lines); empty without."""
 
     @property
     def run_id(self) -> str:
@@ -77,7 +79,14 @@ def load_run(store: Store, run_id: str) -> RunData:
         buckets=_query(store, "buckets", order),
         failing_checks=_query(store, "failing_checks", order),
         penalties=_query(store, "penalties", {"run_id": run_id}),
+        semantic_lines=_semantic_lines(store, run_id),
     )
+
+
+def _semantic_lines(store: Store, run_id: str) -> tuple[str, ...]:
+    from rcaeval.semantic import report_lines
+
+    return tuple(report_lines(store, run_id))
 
 
 def case_audit_dir(run: dict[str, Any], case: dict[str, Any], audit_root: Path | None) -> Path:

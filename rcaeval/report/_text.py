@@ -102,6 +102,12 @@ def _usage_lines(cases: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def _semantic_lines(ctx: ReportContext) -> list[str]:
+    """The semantic shadow's judge, statuses, tokens, cost and deterministic vs blended
+    verdicts (docs/semantic.md); nothing for a run judged without it."""
+    return list(ctx.data.semantic_lines)
+
+
 def _baseline_block(ctx: ReportContext) -> list[str]:
     d = ctx.diff
     if d is None:
@@ -164,6 +170,7 @@ def render_report(ctx: ReportContext) -> str:
         _kv("case time", f"total {fmt_duration(case_total)}, average "
                          f"{fmt_duration(case_avg)} over {len(durations)} timed cases"),
         *_usage_lines(cases),
+        *_semantic_lines(ctx),
         "",
         *_baseline_block(ctx),
         "",

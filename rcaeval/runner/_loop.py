@@ -228,7 +228,7 @@ def _summary(store: Any, run_id: str, suite: Any, base: dict[str, Any]) -> RunSu
 
 
 def _drain(store: Any, run_id: str, cases: Mapping[str, Any], events: queue.Queue[Any],
-           remaining: int, bar: RunProgress, guard: _Interrupts) -> None:
+           remaining: int, bar: RunProgress, guard: _Interrupts, semantic: Any = None) -> None:
     """Main-thread loop: mark started cases running; judge and commit finished ones (every
     case finished since the last pass, in one judging pass) until ``remaining`` are done."""
     while remaining:
@@ -250,7 +250,7 @@ def _drain(store: Any, run_id: str, cases: Mapping[str, Any], events: queue.Queu
                             "run_id": run_id, "case_id": cid, "started_at": ts})
             finished = [e[1] for e in batch if e[0] == "done"]
             if finished:
-                for _cid, outcome in persist_cases(store, run_id, cases, finished):
+                for _cid, outcome in persist_cases(store, run_id, cases, finished, semantic):
                     bar.record(outcome)
                 remaining -= len(finished)
 
@@ -274,6 +274,7 @@ def run_suite(
     progress: bool = True,
     reports: bool = True,
     expose_case_ids: bool = False,
+    semantic: Any = None,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
 
@@ -287,6 +288,9 @@ def run_suite(
     Agents see an opaque case reference, not the case id (keyed with a per-run secret kept in
     ``run.json``); ``expose_case_ids=True`` shows them the real ids. It is part of the agent
     configuration, so a resume must agree.
+
+    ``semantic`` (a :class:`rcaeval.semantic.SemanticConfig`) runs the semantic shadow on
+    each judged case (docs/semantic.md); the deterministic judgment is the same without it.
     """
     from rcaeval.judge import JUDGE_VERSION
     from rcaeval.registry import iter_suite_cases, load_suite
@@ -380,9 +384,10 @@ def run_suite(
                         futures.append(pool.submit(work, cid, entry.case))
                 if early:
                     with guard.critical():
-                        for _cid, outcome in persist_cases(store, run_id, cases, early):
+                        for _cid, outcome in persist_cases(store, run_id, cases, early,
+                                                           semantic):
                             bar.record(outcome)
-                _drain(store, run_id, cases, events, len(futures), bar, guard)
+                _drain(store, run_id, cases, events, len(futures), bar, guard, semantic)
                 store.con.execute(q("finish_run"), {"run_id": run_id, "status": "completed"})
         except KeyboardInterrupt:
             guard.stopping = True

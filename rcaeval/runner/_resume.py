@@ -306,10 +306,12 @@ def _notes(ex: CaseExecution) -> str | None:
     return "; ".join(notes) or None
 
 
-def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]]) -> dict[str, str]:
+def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]],
+           semantic: Any = None) -> dict[str, str]:
     """Register, extract and judge these finished cases (one judging pass); judgment.json
     lands in each audit dir. Returns ``{case_id: error}`` for cases that could not be judged
-    (a failing batch is retried case by case)."""
+    (a failing batch is retried case by case). ``semantic``: a SemanticConfig for the
+    semantic shadow (docs/semantic.md)."""
     from rcaeval.extract import CaseRef, extract_cases
     from rcaeval.judge import CaseRules, judge_loaded, register_cases
 
@@ -321,14 +323,14 @@ def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]]) -> d
         register_cases(store, pairs, rules)
         refs = [CaseRef(run_id, m.case_id, Path(ex.audit_dir or "")) for m, ex in items]
         extract_cases(store.con, refs, workers=1, progress=False)
-        judge_loaded(store, pairs)
+        judge_loaded(store, pairs, semantic=semantic, cases=rules)
         return {}
     except Exception as exc:  # noqa: BLE001 - a judge failure must not stop the run
         if len(items) == 1:
             return {items[0][0].case_id: f"judge error: {exc}"}
         errors: dict[str, str] = {}
         for item in items:
-            errors.update(_judge(store, run_id, [item]))
+            errors.update(_judge(store, run_id, [item], semantic))
         return errors
 
 
@@ -349,13 +351,13 @@ def _finish_params(run_id: str, case_id: str, status: str, ex: CaseExecution | N
     }
 
 
-def persist_cases(store: Any, run_id: str, cases: Mapping[str, Any], done: list[Done]
-             ) -> list[tuple[str, str]]:
+def persist_cases(store: Any, run_id: str, cases: Mapping[str, Any], done: list[Done],
+                  semantic: Any = None) -> list[tuple[str, str]]:
     """Judge and commit finished cases; returns ``(case_id, outcome)`` per case."""
     judgeable = [(cases[d.case_id], d.execution) for d in done
                  if d.execution is not None and d.execution.status != "errored"
                  and d.execution.audit_dir is not None and d.execution.audit_dir.is_dir()]
-    judge_errors = _judge(store, run_id, judgeable) if judgeable else {}
+    judge_errors = _judge(store, run_id, judgeable, semantic) if judgeable else {}
     params = []
     for d in done:
         ex = d.execution

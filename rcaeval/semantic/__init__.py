@@ -18,6 +18,12 @@ Typical use::
 
 from __future__ import annotations
 
+from rcaeval.semantic._agreement import (
+    agreement,
+    report_lines,
+    semantic_summary,
+    verdict_comparison,
+)
 from rcaeval.semantic._config import (
     DEFAULT_PROMPT,
     PROVIDERS,
@@ -27,6 +33,7 @@ from rcaeval.semantic._config import (
 )
 from rcaeval.semantic._flow import BLENDED_FILE, CONTEXT_FILE, PACKET_FILE, shadow_chunk
 from rcaeval.semantic._models import STATUSES, SemanticContext, SemanticPacket
+from rcaeval.semantic._view import load_shadow, side_by_side
 
 __all__ = [
     "BLENDED_FILE",
@@ -39,6 +46,12 @@ __all__ = [
     "SemanticConfig",
     "SemanticContext",
     "SemanticPacket",
+    "agreement",
     "load_prompt",
+    "load_shadow",
+    "report_lines",
+    "semantic_summary",
     "shadow_chunk",
+    "side_by_side",
+    "verdict_comparison",
 ]

@@ -9,9 +9,10 @@ interval and test formulas so every rate in rcaeval carries the same kind of int
 
 from __future__ import annotations
 
+from rcaeval.stats._kappa import cohen_kappa
 from rcaeval.stats._mcnemar import McNemarResult, mcnemar_exact, mcnemar_paired
 from rcaeval.stats._noinfo import NoInfoBaseline, no_information_baseline
 from rcaeval.stats._wilson import DEFAULT_CONFIDENCE, wilson_interval
 
-__all__ = ["DEFAULT_CONFIDENCE", "McNemarResult", "NoInfoBaseline", "mcnemar_exact",
-           "mcnemar_paired", "no_information_baseline", "wilson_interval"]
+__all__ = ["DEFAULT_CONFIDENCE", "McNemarResult", "NoInfoBaseline", "cohen_kappa",
+           "mcnemar_exact", "mcnemar_paired", "no_information_baseline", "wilson_interval"]
