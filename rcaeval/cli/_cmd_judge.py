@@ -65,6 +65,16 @@ def _verdict_table(frame) -> Table:
     return table
 
 
+def _shadow_lines(store, frame) -> list[str]:
+    """The semantic shadow's summary of every judged run (docs/semantic.md)."""
+    from rcaeval.semantic import report_lines
+
+    lines: list[str] = []
+    for rid in sorted(set(frame["run_id"].to_list())):
+        lines += [f"run {rid}:"] + ["  " + line for line in report_lines(store, rid)]
+    return lines
+
+
 def register(app: typer.Typer) -> None:
     @app.command("judge")
     def judge(
@@ -122,12 +132,15 @@ def register(app: typer.Typer) -> None:
                 progress=sys.stderr.isatty() if progress is None else progress,
                 write_files=not no_files, chunk_size=chunk_size, semantic=shadow,
             )
+            shadow_lines = _shadow_lines(store, frame) if shadow is not None else []
         finally:
             store.close()
         _out.print(_verdict_table(frame))
         counts = frame.group_by("verdict").len().sort("verdict")
         summary = ", ".join(f"{r['verdict']} {r['len']}" for r in counts.iter_rows(named=True))
         _out.print(f"{frame.height} case run(s): {summary}")
+        for line in shadow_lines:
+            _out.print(line, highlight=False, markup=False)
 
     @app.command("explain")
     def explain(

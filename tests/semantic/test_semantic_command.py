@@ -30,7 +30,10 @@ def test_judge_cli_with_command_provider(sem_audit, baseline, tmp_path, capsys):
     code = main(["judge", str(audits), "--registry", str(registry), "--db", str(db),
                  "--out", str(out), "--workers", "1", "--semantic", _provider("ok"),
                  "--semantic-samples", "3"])
-    assert code == 0, capsys.readouterr()
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "semantic status:   4 cases: ok 4; 1 second pass(es), 0 from cache" in printed
+    assert "judge tokens:      input 84, output 36 (12 requests)" in printed
     for case in CASES:
         files = files_of(out, case)
         assert files["judgment.json"] == files_of(baseline[0], case)["judgment.json"]
