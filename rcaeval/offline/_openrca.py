@@ -9,6 +9,7 @@ and summarise them through the named SQL metrics ``openrca_*`` (``queries/metric
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from rcaeval.offline._openrca_rules import (
     parse_points_column,
     parse_predictions_column,
     row_hits,
+    time_hit,
 )
 from rcaeval.offline._tables import Table, read_csv_table
 from rcaeval.stats import NoInfoBaseline, no_information_baseline, wilson_interval
@@ -68,7 +70,7 @@ class Query:
 def read_query(path: Path) -> Query:
     """An OpenRCA query file (row_id, task_index, instruction, scoring_points). Errors name
     the file, line and field."""
-    table = read_csv_table(Path(path), QUERY_COLUMNS)
+    table = read_csv_table(Path(path), QUERY_COLUMNS, only_required=True)
     ids = table.int_column("row_id")
     table.unique(ids, "row_id")
     tasks = table.text_column("task_index", allow_empty=False).str.strip_chars()
@@ -88,7 +90,7 @@ def read_predictions(path: Path, query: Query) -> pl.Series:
     """The prediction texts of an OpenRCA predictions file (row_id, prediction), in the order
     of ``query``'s rows: every query row needs a prediction and every prediction a query row.
     An empty prediction names no root cause and scores 0."""
-    table = read_csv_table(Path(path), PREDICTION_COLUMNS)
+    table = read_csv_table(Path(path), PREDICTION_COLUMNS, only_required=True)
     ids = table.int_column("row_id")
     table.unique(ids, "row_id")
     texts = table.text_column("prediction")
@@ -117,27 +119,52 @@ def read_predictions(path: Path, query: Query) -> pl.Series:
 def score_frame(query: Query, predictions: pl.Series) -> pl.DataFrame:
     """Per-row scores (:data:`SCORE_SCHEMA`) of a parsed query and its aligned predictions."""
     preds = parse_predictions_column(predictions.to_list())
-    cols: list[list[Any]] = [[] for _ in SCORE_SCHEMA]
-    (score, hits, criteria, c_hits, c_crit, r_hits, r_crit, t_hits, t_crit, n_pred,
-     n_exp) = (col.append for col in cols[2:])
+    c_hits: list[int] = []
+    r_hits: list[int] = []
+    t_hits: list[int] = []
     for comps, reasons, times, p in zip(query.components, query.reasons, query.times, preds,
                                         strict=True):
-        c, r, t = row_hits(comps, reasons, times, p)
-        total = c + r + t
-        crit = len(comps) + len(reasons) + len(times)
-        score(round(total / crit, 2))
-        hits(total)
-        criteria(crit)
-        c_hits(c)
-        c_crit(len(comps))
-        r_hits(r)
-        r_crit(len(reasons))
-        t_hits(t)
-        t_crit(len(times))
-        n_pred(len(p))
-        n_exp(max(len(comps), len(reasons), len(times)))
-    cols[0], cols[1] = query.row_ids, query.task_index
-    return pl.DataFrame(dict(zip(SCORE_SCHEMA, cols, strict=True)), schema=SCORE_SCHEMA)
+        nc, nr, nt = len(comps), len(reasons), len(times)
+        if len(p) == 1 and nc <= 1 and nr <= 1 and nt <= 1:
+            # the common single-root-cause row, inline (row_hits gives the same)
+            when, comp, reason = p[0]
+            c_hits.append(1 if nc and comp == comps[0] else 0)
+            r_hits.append(1 if nr and reason == reasons[0] else 0)
+            t_hits.append(time_hit(times[0], when) if nt else 0)
+        else:
+            c, r, t = row_hits(comps, reasons, times, p)
+            c_hits.append(c)
+            r_hits.append(r)
+            t_hits.append(t)
+    c_crit = [len(x) for x in query.components]
+    r_crit = [len(x) for x in query.reasons]
+    t_crit = [len(x) for x in query.times]
+    hits = [c + r + t for c, r, t in zip(c_hits, r_hits, t_hits, strict=True)]
+    criteria = [c + r + t for c, r, t in zip(c_crit, r_crit, t_crit, strict=True)]
+    cols = {
+        "row_id": query.row_ids,
+        "task_index": query.task_index,
+        "score": [_rounded(h, n) for h, n in zip(hits, criteria, strict=True)],
+        "hits": hits,
+        "criteria": criteria,
+        "component_hits": c_hits,
+        "component_criteria": c_crit,
+        "reason_hits": r_hits,
+        "reason_criteria": r_crit,
+        "time_hits": t_hits,
+        "time_criteria": t_crit,
+        "predicted_root_causes": [len(p) for p in preds],
+        "expected_root_causes": [max(c, r, t) for c, r, t in zip(c_crit, r_crit, t_crit,
+                                                                  strict=True)],
+    }
+    return pl.DataFrame(cols, schema=SCORE_SCHEMA)
+
+
+@lru_cache(maxsize=4096)
+def _rounded(hits: int, criteria: int) -> float:
+    """OpenRCA's score: Python's ``round(hits / criteria, 2)`` (kept as Python's rounding of
+    the binary value, e.g. 1/8 -> 0.12)."""
+    return round(hits / criteria, 2)
 
 
 # --- summary ---------------------------------------------------------------------------

@@ -176,19 +176,27 @@ def _csv_table_slow(path: Path, required: tuple[str, ...]) -> Table:
     return Table(path, frame, lines, required)
 
 
-def read_csv_table(path: Path, required: tuple[str, ...]) -> Table:
+def read_csv_table(path: Path, required: tuple[str, ...], *, only_required: bool = False,
+                   ) -> Table:
     """The whole CSV file as a :class:`Table` (the rules of :func:`read_csv_records`). DuckDB's
     strict CSV reader does the reading (``queries/offline/read_csv_text.sql``); whenever it
-    refuses the file, Python's csv module reads it again to name the exact line."""
+    refuses the file, Python's csv module reads it again to name the exact line. With
+    ``only_required`` the frame holds just the ``required`` columns (DuckDB then skips
+    building the others, e.g. OpenRCA's long instructions)."""
     path = Path(path)
     names = csv_header(path, required)
     con = duckdb.connect()
     try:
-        frame = con.sql(read_query("offline/read_csv_text.sql"),
-                        params={"path": str(path),
-                                "columns": {n: "VARCHAR" for n in names}}).pl()
+        rel = con.sql(read_query("offline/read_csv_text.sql"),
+                      params={"path": str(path), "columns": {n: "VARCHAR" for n in names}})
+        if only_required:
+            rel = rel.select(*(duckdb.ColumnExpression(n) for n in required))
+        frame = rel.pl()
     except duckdb.Error:
-        return _csv_table_slow(path, required)
+        table = _csv_table_slow(path, required)
+        if only_required:
+            table.frame = table.frame.select(required)
+        return table
     finally:
         con.close()
     frame = frame.with_columns(pl.all().cast(pl.Utf8).fill_null(""))

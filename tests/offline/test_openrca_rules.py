@@ -12,7 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rcaeval.offline import score_openrca_row
-from rcaeval.offline._openrca_rules import parse_prediction, parse_scoring_points
+from rcaeval.offline._openrca_rules import (
+    parse_points_column,
+    parse_prediction,
+    parse_scoring_points,
+)
 
 REFERENCE_PATTERN = re.compile(
     r'{\s*(?:"root cause occurrence datetime":\s*"(.*?)")?,?\s*'
@@ -166,13 +170,13 @@ def _prediction_texts(draw) -> str:
     return "".join(out)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_prediction_texts())
 def test_possessive_pattern_finds_what_openrcas_pattern_finds(text: str) -> None:
     assert parse_prediction(text) == REFERENCE_PATTERN.findall(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.tuples(st.sampled_from([None, "a", "b"]), st.sampled_from([None, "x", "y"]),
                        st.sampled_from([None, "2021-03-04 14:57:00", "2021-03-04 15:30:00"])),
@@ -193,3 +197,18 @@ def test_scores_match_the_reference(causes, n, kinds, data) -> None:
     text = _pred(*[(w, c, r) for c, r, w in causes])
     got = score_openrca_row(text, pts)
     assert (got.score, _hits(got)) == reference(text, pts)
+
+
+_PHRASES = ["The only predicted root cause component is ", "The 2-th predicted root cause "
+            "reason is ", "The 1-th root cause occurrence time is within 1 minutes (i.e., "
+            "<=1min) of ", "The only ", "root cause ", "db1", " ", "\n", "x"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_PHRASES), max_size=12))
+def test_column_parse_equals_row_parse(parts: list[str]) -> None:
+    text = "".join(parts)
+    comps, reasons, times = parse_points_column([text])
+    p = parse_scoring_points(text)
+    assert (tuple(comps[0]), tuple(reasons[0]), tuple(times[0])) == (p.components, p.reasons,
+                                                                     p.times)
