@@ -12,7 +12,8 @@ from typing import Any
 
 import yaml
 
-SEMANTIC_FILES = ("semantic_context_v1.json", "semantic_packet_v1.json")
+from rcaeval.semantic import SHADOW_FILES as SEMANTIC_FILES
+
 REPORT_MARKER = "workspace_evidence_report.json"
 
 

@@ -31,7 +31,13 @@ from rcaeval.semantic._config import (
     SemanticConfig,
     load_prompt,
 )
-from rcaeval.semantic._flow import BLENDED_FILE, CONTEXT_FILE, PACKET_FILE, shadow_chunk
+from rcaeval.semantic._flow import (
+    BLENDED_FILE,
+    CONTEXT_FILE,
+    PACKET_FILE,
+    SHADOW_FILES,
+    shadow_chunk,
+)
 from rcaeval.semantic._models import STATUSES, SemanticContext, SemanticPacket
 from rcaeval.semantic._view import load_shadow, side_by_side
 
@@ -41,6 +47,7 @@ __all__ = [
     "DEFAULT_PROMPT",
     "PACKET_FILE",
     "PROVIDERS",
+    "SHADOW_FILES",
     "STATUSES",
     "Prompt",
     "SemanticConfig",

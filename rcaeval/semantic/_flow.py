@@ -30,6 +30,8 @@ from rcaeval.semantic._providers import (
 CONTEXT_FILE = "semantic_context_v1.json"
 PACKET_FILE = "semantic_packet_v1.json"
 BLENDED_FILE = "judgment_blended.json"
+SHADOW_FILES = (CONTEXT_FILE, PACKET_FILE, BLENDED_FILE)
+"""The files the shadow writes next to judgment.json (a baseline snapshot keeps them)."""
 
 
 @dataclass
