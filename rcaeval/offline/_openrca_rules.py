@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
+from itertools import permutations
 
 MAX_ROOT_CAUSES = 16
 """Most root causes one row may have (the assignment search is exponential in it)."""
@@ -141,33 +142,42 @@ def time_hit(truth: str, predicted: str) -> int:
     return 1 if abs(a - b) <= TIME_TOLERANCE else 0
 
 
+_ENUMERATE_UP_TO = 4
+"""Up to this many root causes the permutations are simply tried in order (at most 24);
+beyond it the subset dynamic programme is cheaper. Both give the same permutation."""
+
+
 def _best_assignment(hits: list[list[tuple[int, int, int]]]) -> list[int]:
     """The permutation ``p`` (prediction ``p[i]`` for ground truth ``i``) with the most hits;
-    among the best, the first in lexicographic (itertools.permutations) order. Dynamic
-    programming over subsets of used predictions instead of enumerating n! permutations."""
+    among the best, the first in lexicographic (itertools.permutations) order."""
     n = len(hits)
+    w = [[h[0] + h[1] + h[2] for h in row] for row in hits]
+    if n <= _ENUMERATE_UP_TO:
+        top, arg = -1, None
+        for perm in permutations(range(n)):
+            v = 0
+            for i, j in enumerate(perm):
+                v += w[i][j]
+            if v > top:
+                top, arg = v, perm
+        assert arg is not None
+        return list(arg)
+    # dynamic programming over subsets of used predictions: best[mask] is the most hits for
+    # the truths not yet assigned (truth i = popcount(mask) is next); then walk forward taking
+    # the smallest prediction that keeps the optimum, which is the first best permutation.
     full = (1 << n) - 1
-    best = [0] * (1 << n)  # best[mask]: most hits for the truths not yet assigned
+    best = [0] * (1 << n)
     for mask in range(full - 1, -1, -1):
-        row = hits[mask.bit_count()]
-        top = -1
-        for j in range(n):
-            if not mask >> j & 1:
-                h = row[j]
-                v = h[0] + h[1] + h[2] + best[mask | 1 << j]
-                if v > top:
-                    top = v
-        best[mask] = top
+        row = w[mask.bit_count()]
+        best[mask] = max(row[j] + best[mask | 1 << j] for j in range(n) if not mask >> j & 1)
     perm: list[int] = []
     mask = 0
     for i in range(n):
         for j in range(n):
-            if not mask >> j & 1:
-                h = hits[i][j]
-                if h[0] + h[1] + h[2] + best[mask | 1 << j] == best[mask]:
-                    perm.append(j)
-                    mask |= 1 << j
-                    break
+            if not mask >> j & 1 and w[i][j] + best[mask | 1 << j] == best[mask]:
+                perm.append(j)
+                mask |= 1 << j
+                break
     return perm
 
 

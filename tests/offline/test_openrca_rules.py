@@ -212,3 +212,19 @@ def test_column_parse_equals_row_parse(parts: list[str]) -> None:
     p = parse_scoring_points(text)
     assert (tuple(comps[0]), tuple(reasons[0]), tuple(times[0])) == (p.components, p.reasons,
                                                                      p.times)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 7).flatmap(lambda n: st.lists(
+    st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, 1)),
+             min_size=n, max_size=n), min_size=n, max_size=n)))
+def test_best_assignment_is_the_first_best_permutation(hits) -> None:
+    from rcaeval.offline._openrca_rules import _best_assignment
+
+    n = len(hits)
+    best, first = -1, None
+    for perm in itertools.permutations(range(n)):
+        v = sum(sum(hits[i][j]) for i, j in enumerate(perm))
+        if v > best:
+            best, first = v, list(perm)
+    assert _best_assignment(hits) == first
