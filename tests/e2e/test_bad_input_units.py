@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -14,14 +13,15 @@ from rcaeval.extract import CaseFS, FileRecord
 from rcaeval.registry import Problem
 from rcaeval.registry._yamlsrc import MAX_EXPANDED_NODES, YamlDoc, parse_yaml
 
+# A hostile YAML must not hang the parser: pytest-timeout fails a hang (no timed assertion,
+# which would fail on a loaded machine without telling anything about correctness).
+pytestmark = pytest.mark.timeout(120)
+
 
 def _yaml(tmp_path: Path, text: str | bytes) -> tuple[YamlDoc | None, list[Problem]]:
     p = tmp_path / "x.yaml"
     p.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
-    t0 = time.monotonic()
-    doc, problems = parse_yaml(p, "x.yaml")
-    assert time.monotonic() - t0 < 10
-    return doc, problems
+    return parse_yaml(p, "x.yaml")
 
 
 def test_alias_bomb_is_refused_naming_the_key(tmp_path: Path) -> None:
