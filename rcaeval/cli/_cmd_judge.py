@@ -71,7 +71,9 @@ def _shadow_lines(store, frame) -> list[str]:
 
     lines: list[str] = []
     for rid in sorted(set(frame["run_id"].to_list())):
-        lines += [f"run {rid}:"] + ["  " + line for line in report_lines(store, rid)]
+        found = report_lines(store, rid)
+        if found:
+            lines += [f"run {rid}:"] + ["  " + line for line in found]
     return lines
 
 

@@ -10,6 +10,7 @@ server rejects it). Failures raise :class:`ProviderError` with the packet status
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -59,10 +60,16 @@ class Sample:
                    response_format=doc.get("response_format"))
 
 
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*)\n\s*```\s*$", re.S)
+
+
 def parse_answer(raw: bytes | str, check_ids: list[str], *, source: str
                  ) -> tuple[dict[str, tuple[str, str | None]], ProviderAnswer]:
-    """Validate a provider answer: JSON, ``checks`` with a pass/fail verdict for exactly the
-    given check ids. Anything else is a malformed answer (provider_failure)."""
+    """Validate a provider answer: JSON (a model's answer may be wrapped in one Markdown code
+    fence), ``checks`` with a pass/fail verdict for exactly the given check ids. Anything else
+    is a malformed answer (provider_failure)."""
+    if isinstance(raw, str) and (fenced := _FENCE.match(raw)):
+        raw = fenced.group(1)
     try:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

@@ -69,6 +69,10 @@ class FakeServer:
             return 400, b'{"error": {"message": "response_format json_schema unsupported"}}'
         if mode == "malformed":
             content = "I think everything passes!"
+        elif mode == "fenced":
+            content = "```json\n" + json.dumps({"checks": [
+                {"check_id": c["check_id"], "verdict": "fail", "rationale": "fenced"}
+                for c in doc["checks"]]}) + "\n```"
         else:
             ids = [c["check_id"] for c in doc["checks"]]
             verdicts = self.policy(ids, body, n)

@@ -236,6 +236,14 @@ def test_even_samples_tie(fake_server, baseline):
     assert all(c.verdict == "tie" and c.spread == 0.5 and c.agrees is None for c in pkt.checks)
 
 
+def test_answer_in_a_code_fence_is_read(fake_server, baseline):
+    fake_server.mode = "fenced"
+    answered = ask(st.connect(":memory:").con, contexts_of(baseline), _cfg(fake_server))
+    for packet, _ in answered.values():
+        assert packet["status"] == "ok"
+        assert {c["verdict"] for c in packet["checks"]} == {"fail"}
+
+
 def test_json_schema_rejected_falls_back_to_json_object(fake_server, baseline):
     fake_server.mode = "reject_schema"
     con = st.connect(":memory:").con
