@@ -73,7 +73,7 @@ def load_profiles(path: str | Path | None = None) -> dict[str, dict[str, Any]]:
     p = Path(path)
     try:
         doc = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, ValueError, yaml.YAMLError) as exc:  # ValueError: not UTF-8
         raise InputError(f"cannot read scoring profiles: {exc}", file=str(p)) from exc
     return _validate(doc, str(p))
 

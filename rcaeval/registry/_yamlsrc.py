@@ -121,13 +121,12 @@ def _alias_problem(root: yaml.Node, rel: str) -> Problem | None:
                    "(anchor/alias bomb?); the file is not loaded")
 
 
-def _not_utf8(data: bytes, exc: UnicodeDecodeError, rel: str) -> Problem:
-    """Name the line, column and (when the rest parses) the key of the first bad byte."""
-    line = data.count(b"\n", 0, exc.start) + 1
-    col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+def _field_on_line(text: str, line: int, rel: str) -> str:
+    """The dotted key that starts on ``line`` of ``text`` (best effort: "" when the text does
+    not parse). ``text`` must already be free of what made the real parse fail."""
     field_name = ""
     try:
-        loader = yaml.SafeLoader(data.decode("utf-8", errors="replace"))
+        loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
         finally:
@@ -140,10 +139,30 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, rel: str) -> Problem:
                 field_name = dotted(max(on_line, key=len))
     except (yaml.YAMLError, RecursionError):
         pass
+    return field_name
+
+
+def _not_utf8(data: bytes, exc: UnicodeDecodeError, rel: str) -> Problem:
+    """Name the line, column and (when the rest parses) the key of the first bad byte."""
+    line = data.count(b"\n", 0, exc.start) + 1
+    col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+    field_name = _field_on_line(data.decode("utf-8", errors="replace"), line, rel)
     bad = data[exc.start:exc.end].hex(" ")
     return Problem(rel, line, field_name, "unreadable",
                    f"not valid UTF-8: byte(s) {bad} at line {line}, column {col} "
                    f"(byte offset {exc.start}); registry files must be UTF-8")
+
+
+def _control_char(text: str, exc: yaml.reader.ReaderError, rel: str) -> Problem:
+    """YAML allows no control characters but tab/newline: name the line, column and key."""
+    pos = max(0, min(int(exc.position), len(text)))
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    field_name = _field_on_line(yaml.reader.Reader.NON_PRINTABLE.sub(" ", text), line, rel)
+    char = exc.character if isinstance(exc.character, str) else chr(int(exc.character))
+    return Problem(rel, line, field_name, "unreadable",
+                   f"control character U+{ord(char):04X} at line {line}, column {col} is not "
+                   "allowed in YAML (only tab and newlines are)")
 
 
 def parse_yaml(path: Path, rel: str) -> tuple[YamlDoc | None, list[Problem]]:
@@ -157,7 +176,10 @@ def parse_yaml(path: Path, rel: str) -> tuple[YamlDoc | None, list[Problem]]:
         text = data_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, [_not_utf8(data_bytes, exc, rel)]
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as exc:  # a control character (NUL, ESC, ...) in the text
+        return None, [_control_char(text, exc, rel)]
     try:
         node = loader.get_single_node()
         bomb = _alias_problem(node, rel) if node is not None else None

@@ -51,7 +51,7 @@ def read_baseline_file(path: Path) -> BaselineSpec:
     """Parse and validate one baseline YAML file."""
     try:
         doc: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, ValueError, yaml.YAMLError) as exc:  # ValueError: not UTF-8
         raise InputError(f"cannot read baseline: {exc}", file=str(path)) from exc
     try:
         return BaselineSpec.model_validate(doc)

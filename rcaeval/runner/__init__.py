@@ -48,12 +48,19 @@ __all__ = [
 ]
 
 # The run loop (docs/running.md).
-from rcaeval.runner._loop import CaseResult, RunInterrupted, RunSummary, run_suite  # noqa: E402
+from rcaeval.runner._loop import (  # noqa: E402
+    CaseResult,
+    RunFailed,
+    RunInterrupted,
+    RunSummary,
+    run_suite,
+)
 from rcaeval.runner._progress import RunProgress  # noqa: E402
 from rcaeval.runner._resume import agent_config, agent_hash, drop_run, new_run_id  # noqa: E402
 
 __all__ += [
     "CaseResult",
+    "RunFailed",
     "RunInterrupted",
     "RunProgress",
     "RunSummary",

@@ -31,26 +31,54 @@ MIRROR_FILES = ("output.txt", "transcript.json", "analysis_patch.json",
                 ".opencode/telemetry.log", "prompt.md", "case.json")
 
 
-def _walk(root: Path, rel: str) -> Iterator[tuple[str, os.stat_result | None, str | None]]:
-    """Yield ``(relpath, lstat, problem)`` for every non-dir entry under ``root/rel``."""
-    path = root / rel
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        yield rel, None, f"unreadable: {exc.strerror}"
-        return
-    if stat.S_ISDIR(st.st_mode):
+MAX_DEPTH = 32
+"""Directory levels mirrored below the workspace; deeper entries are skipped (``too_deep``)."""
+MAX_ENTRIES = 20_000
+"""Entries (files and dirs) the mirror visits per case; the rest is skipped
+(``too_many_entries``, one record naming the first directory cut short)."""
+
+
+def _walk(
+    root: Path, rel: str, budget: list[int] | None = None,
+) -> Iterator[tuple[str, os.stat_result | None, str | None]]:
+    """Yield ``(relpath, lstat, problem)`` for every non-dir entry under ``root/rel``, in
+    sorted order, iteratively (no recursion limit), at most :data:`MAX_DEPTH` levels deep and
+    :data:`MAX_ENTRIES` entries in all (``budget`` is the shared remaining count)."""
+    budget = budget if budget is not None else [MAX_ENTRIES]
+    stack = [rel]
+    while stack:
+        cur = stack.pop()
+        path = root / cur
         try:
-            names = sorted(os.listdir(path))
+            st = os.lstat(path)
+        except FileNotFoundError:
+            continue
         except OSError as exc:
-            yield rel, None, f"unreadable dir: {exc.strerror}"
-            return
-        for name in names:
-            yield from _walk(root, f"{rel}/{name}")
-    else:
-        yield rel, st, None
+            yield cur, None, f"unreadable: {exc.strerror}"
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            yield cur, st, None
+            continue
+        if cur.count("/") >= MAX_DEPTH:
+            yield cur, None, f"too_deep: more than {MAX_DEPTH} directory levels"
+            continue
+        try:
+            with os.scandir(path) as it:
+                names = []
+                for entry in it:
+                    if budget[0] <= 0:
+                        break
+                    budget[0] -= 1
+                    names.append(entry.name)
+                else:
+                    names.sort()
+                    stack.extend(f"{cur}/{n}" for n in reversed(names))
+                    continue
+        except OSError as exc:
+            yield cur, None, f"unreadable dir: {exc.strerror}"
+            continue
+        yield cur, None, f"too_many_entries: the mirror visits at most {MAX_ENTRIES} entries"
+        stack.clear()
 
 
 def _parent_problem(root: Path, rel: str) -> dict[str, Any] | None:
@@ -72,13 +100,14 @@ def _parent_problem(root: Path, rel: str) -> dict[str, Any] | None:
 def _inode_counts(root: Path) -> dict[tuple[int, int], int]:
     """How many names inside ``root`` each multiply-linked regular file has."""
     counts: dict[tuple[int, int], int] = {}
-    for dirpath, _dirs, files in os.walk(root):  # os.walk does not follow dir symlinks
-        for name in files:
-            try:
-                st = os.lstat(os.path.join(dirpath, name))
-            except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+    budget = [MAX_ENTRIES]
+    try:
+        tops = sorted(os.listdir(root))
+    except OSError:
+        return counts
+    for top in tops:  # the same bounded walk as the mirror's, over the whole workspace
+        for _rel, st, _problem in _walk(root, top, budget):
+            if st is not None and stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
                 key = (st.st_dev, st.st_ino)
                 counts[key] = counts.get(key, 0) + 1
     return counts
@@ -151,6 +180,7 @@ def mirror_audit(
     try:
         seen: set[str] = set()
         inodes = _inode_counts(root)
+        budget = [MAX_ENTRIES]
         for top in (*MIRROR_DIRS, *MIRROR_FILES):
             parent_problem = _parent_problem(root, top)
             if parent_problem is not None:
@@ -158,7 +188,7 @@ def mirror_audit(
                     seen.add(parent_problem["path"])
                     skipped.append(parent_problem)
                 continue
-            for rel, st, problem in _walk(root, top):
+            for rel, st, problem in _walk(root, top, budget):
                 if rel in seen or rel == "manifest.json":
                     continue
                 seen.add(rel)

@@ -8,12 +8,11 @@ case's commit point, so a run killed at any moment resumes cleanly (docs/running
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import queue
-import shutil
 import signal
-import tempfile
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -26,11 +25,12 @@ from typing import Any
 import polars as pl
 
 from rcaeval._paths import data_dir, registry_dir
-from rcaeval.errors import InputError, NotFoundError
+from rcaeval.errors import ExitCode, InputError, NotFoundError, RcaevalError
 from rcaeval.runner._acp_client import now_iso
 from rcaeval.runner._agents import AgentAdapter, AgentOutcome, parse_agent_spec
 from rcaeval.runner._case import to_run_case
 from rcaeval.runner._execute import execute_case
+from rcaeval.runner._orphans import workspace_root_for
 from rcaeval.runner._proc import kill_group, proc_stats
 from rcaeval.runner._progress import RunProgress, outcome_of
 from rcaeval.runner._resume import (
@@ -47,6 +47,7 @@ from rcaeval.runner._resume import (
     read_case_ref_key,
     reset_cases,
 )
+from rcaeval.runner._workspace import remove_tree
 
 STOP_GRACE_S = 15.0
 
@@ -102,6 +103,22 @@ class RunSummary:
                                     "score": pl.Float64, "attempts": pl.Int64,
                                     "duration_s": pl.Float64, "error": pl.String,
                                     "case_type": pl.String, "quarantined": pl.Boolean})
+
+
+class RunFailed(RcaevalError):
+    """An unexpected error stopped the run (a bug, a broken store). The run is marked
+    ``failed``, every case committed before is kept and reported, and ``--resume`` finishes
+    it. Exit code 5 (internal error); ``summary`` is the failed run's summary (``None`` when
+    even the store could not be read)."""
+
+    exit_code = ExitCode.INTERNAL
+
+    def __init__(self, run_id: str, cause: BaseException, summary: RunSummary | None) -> None:
+        self.summary = summary
+        self.cause = cause
+        super().__init__(f"run {run_id} failed: {cause!r}. Cases finished so far are kept"
+                         + (" and reported" if summary and summary.reports else "")
+                         + f"; finish the run with --resume {run_id}")
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -309,6 +326,9 @@ def run_suite(
     config = agent_config(agent_spec, agent_env, case_timeout_s=explicit_timeout,
                           turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids)
     given_root = Path(audit_root) if audit_root is not None else None
+    # Every case file is read before the run is recorded: a registry that cannot be read
+    # never leaves a run behind (a malformed case is only that case's error, below).
+    entries = {e.entry.id: e for e in iter_suite_cases(root, suite_id)}
 
     reused: tuple[str, ...] = ()
     if resume:
@@ -336,10 +356,8 @@ def run_suite(
             "agent_spec": agent_spec, "agent_hash": agent_hash(config), "audit_dir": run_dir,
             "resumed": resume, "reused": reused}
 
-    entries = {e.entry.id: e for e in iter_suite_cases(root, suite_id)}
     own_ws = workspace_root is None
-    ws_root = (Path(tempfile.mkdtemp(prefix="rcaeval-ws-")) if own_ws
-               else Path(workspace_root)).resolve()
+    ws_root = workspace_root_for(workspace_root, run_id, resume)
     stop, events = threading.Event(), queue.Queue[Any]()
     runner = _Stoppable(adapter, stop)
     guard = _Interrupts()
@@ -402,13 +420,37 @@ def run_suite(
                 except Exception:  # noqa: BLE001 - an interrupted run's reports are best effort
                     summary.reports = None
             raise RunInterrupted(summary) from None
+        except Exception as exc:  # noqa: BLE001 - no failure may strand a recorded run
+            guard.stopping = True
+            stop.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            _stop_agents(futures, ws_root / run_id)
+            raise RunFailed(run_id, exc, _fail_run(store, run_id, suite, base, run_dir, root,
+                                                   reports)) from exc
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
             if own_ws:
-                shutil.rmtree(ws_root, ignore_errors=True)
+                remove_tree(ws_root)
     summary = _summary(store, run_id, suite, {**base, "status": "completed"})
     if reports:
         summary.reports = _write_reports(store, run_id, run_dir, root)
+    return summary
+
+
+def _fail_run(store: Any, run_id: str, suite: Any, base: dict[str, Any], run_dir: Path,
+              registry: Path, reports: bool) -> RunSummary | None:
+    """Best effort after an unexpected error: mark the run ``failed`` (its unfinished cases
+    stay pending/running for ``--resume``), summarise it and write its reports."""
+    try:
+        with contextlib.suppress(Exception):  # a statement may have failed mid-transaction
+            store.con.execute("ROLLBACK")
+        store.con.execute(q("finish_run"), {"run_id": run_id, "status": "failed"})
+        summary = _summary(store, run_id, suite, {**base, "status": "failed"})
+    except Exception:  # noqa: BLE001 - the store itself is broken: nothing more to record
+        return None
+    if reports:
+        with contextlib.suppress(Exception):
+            summary.reports = _write_reports(store, run_id, run_dir, registry)
     return summary
 
 

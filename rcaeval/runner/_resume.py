@@ -372,9 +372,19 @@ def persist_cases(store: Any, run_id: str, cases: Mapping[str, Any], done: list[
         else:
             status = "timed_out" if ex.status == "timed_out" else "judged"
         params.append(_finish_params(run_id, d.case_id, status, ex, note))
-    with store.transaction():
-        for p in params:
-            store.con.execute(q("finish_case"), p)
+    try:
+        with store.transaction():
+            for p in params:
+                store.con.execute(q("finish_case"), p)
+    except Exception:  # noqa: BLE001 - one bad row must not fail the batch: case by case
+        for i, p in enumerate(params):
+            try:
+                store.con.execute(q("finish_case"), p)
+            except Exception as exc:  # noqa: BLE001 - recorded as the case's error
+                params[i] = {**_finish_params(run_id, p["case_id"], "errored", None,
+                                              f"runner error: cannot record the case: {exc}"),
+                             "attempts": p["attempts"], "audit_path": p["audit_path"]}
+                store.con.execute(q("finish_case"), params[i])
     verdicts = dict(store.con.execute(
         "SELECT case_id, verdict FROM eval_judgment WHERE run_id = $r", {"r": run_id}
     ).fetchall()) if judgeable else {}

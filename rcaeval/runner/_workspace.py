@@ -9,10 +9,12 @@ exposes case ids.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
 import stat
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,8 +143,15 @@ def _copy_file_nofollow(src: Path, dst: Path) -> None:
         shutil.copyfileobj(fin, fout, 1 << 20)
 
 
-def remove_tree(path: Path) -> None:
-    """Remove a workspace even when the agent made parts of it read-only."""
+def remove_tree(path: Path) -> bool:
+    """Remove a workspace (or any agent-made tree) however the agent left it: read-only
+    parts, trees thousands of levels deep or longer than PATH_MAX. Never raises; returns
+    whether ``path`` is gone.
+
+    Shallow trees go through ``shutil.rmtree``; whatever it cannot remove (RecursionError,
+    ENAMETOOLONG, permissions) is left to GNU ``rm -rf`` (which walks with ``openat`` and no
+    depth limit) after ``chmod -R u+rwx``."""
+    path = Path(path)
 
     def _onerror(func: Any, p: str, _exc: Any) -> None:
         try:
@@ -152,8 +161,23 @@ def remove_tree(path: Path) -> None:
         except OSError:
             pass
 
-    if path.exists() or path.is_symlink():
+    if not (path.exists() or path.is_symlink()):
+        return True
+    if path.is_symlink() or not path.is_dir():
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return not path.is_symlink() and not path.exists()
+    with contextlib.suppress(OSError, RecursionError):
         shutil.rmtree(path, onerror=_onerror)
+    if path.exists() and shutil.which("rm"):
+        for argv in (["rm", "-rf", "--", str(path)], ["chmod", "-R", "u+rwx", "--", str(path)],
+                     ["rm", "-rf", "--", str(path)]):
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, check=False, timeout=600)
+            if not path.exists():
+                break
+    return not path.exists()
 
 
 def agent_env(

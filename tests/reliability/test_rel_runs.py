@@ -1,0 +1,122 @@
+"""Items: no crash strands a run (terminal status, reports, resume finishes it); deep and wide
+trees in a workspace; orphaned workspaces and agents of a killed runner are cleaned up."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import orjson
+import pytest
+from reliability_helpers import CASES, PY, cli_env, hostile_args, make_registry, query, rcaeval
+
+import rcaeval.store as st
+from rcaeval.runner import RunFailed, _loop, run_suite
+from rcaeval.runner._orphans import ORPHAN_MARKER, clean_orphaned_workspaces, workspace_root_for
+from rcaeval.runner._proc import processes_under
+
+
+def test_an_unexpected_error_fails_the_run_with_reports_and_resume_finishes_it(
+        tmp_path, monkeypatch):
+    reg = make_registry(tmp_path / "reg", CASES, jobs=1)
+    store = st.connect(tmp_path / "s.duckdb")
+    real = _loop.persist_cases
+    calls = []
+
+    def flaky(*args, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("injected fault")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(_loop, "persist_cases", flaky)
+    kw = {"registry_root": reg, "audit_root": tmp_path / "a", "progress": False}
+    with pytest.raises(RunFailed) as info:
+        run_suite(store, "mini", "replay:thorough", run_id="f1", jobs=1, **kw)
+    assert "--resume f1" in str(info.value) and info.value.summary.status == "failed"
+    assert store.sql("SELECT status FROM eval_runs").item() == "failed"
+    assert (tmp_path / "a" / "f1" / "report.txt").is_file()
+    judged = store.sql("SELECT count(*) FROM eval_case_runs WHERE status = 'judged'").item()
+    assert judged >= 1
+    monkeypatch.setattr(_loop, "persist_cases", real)
+    summary = run_suite(store, "mini", "replay:thorough", run_id="f1", resume=True, **kw)
+    assert summary.status == "completed" and summary.counts()["pass"] == len(CASES)
+    rows = store.sql("SELECT case_id, count(*) AS n FROM eval_judgment GROUP BY ALL")
+    assert rows.height == len(CASES) and set(rows["n"]) == {1}
+    store.close()
+
+
+@pytest.mark.parametrize("mode,reason", [("deep_tree", "too_deep"),
+                                         ("wide_dir", "too_many_entries")])
+def test_deep_or_wide_trees_are_bounded_and_removed(tmp_path, mode, reason):
+    reg = make_registry(tmp_path / "reg", CASES[:2])
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    r = rcaeval("run", "--suite", "mini", "--registry", str(reg), "--db",
+                str(tmp_path / "s.duckdb"), "--audit-root", str(tmp_path / "a"),
+                "--run-id", "d1", "--no-progress", *hostile_args(mode, [CASES[0]]),
+                cwd=tmp_path, env=cli_env(TMPDIR=str(tmp)))
+    assert r.returncode == 0, r.stderr
+    rows = dict(query(tmp_path / "s.duckdb", "SELECT case_id, c.status || ' ' || j.verdict "
+                      "FROM eval_case_runs c JOIN eval_judgment j USING (run_id, case_id)"))
+    assert rows == {CASES[0]: "judged pass", CASES[1]: "judged pass"}
+    manifest = orjson.loads((tmp_path / "a" / "d1" / CASES[0] / "manifest.json").read_bytes())
+    assert any(s["reason"].startswith(reason) for s in manifest["skipped"]), manifest["skipped"]
+    assert list(tmp.glob("rcaeval-ws-*")) == []
+    assert (tmp_path / "a" / "d1" / "report.txt").is_file()
+
+
+def test_orphaned_workspace_roots_and_their_agents_are_cleaned_up(tmp_path):
+    orphan = tmp_path / "rcaeval-ws-orphan"
+    (orphan / "run" / "ws-1").mkdir(parents=True)
+    (orphan / ORPHAN_MARKER).write_text("999999999 12345\n")
+    live = tmp_path / "rcaeval-ws-live"
+    live.mkdir()
+    (live / ORPHAN_MARKER).write_text(f"{os.getpid()} {_loop_start()}\n")
+    agent = subprocess.Popen(["sleep", "1000"], cwd=orphan / "run" / "ws-1",
+                             start_new_session=True)
+    try:
+        removed = clean_orphaned_workspaces(tmp_path)
+        assert removed == [orphan] and live.is_dir()
+        agent.wait(timeout=10)  # killed: wait() returns instead of timing out
+        assert processes_under(tmp_path) == []
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+            agent.wait()
+
+
+def _loop_start() -> str:
+    from rcaeval.runner._orphans import _proc_start
+
+    return _proc_start(os.getpid()) or "0"
+
+
+def test_resume_removes_what_the_killed_run_left_in_its_workspace_root(tmp_path):
+    reg = make_registry(tmp_path / "reg", CASES[:2])
+    gate = tmp_path / "gate"
+    base = ["run", "--suite", "mini", "--registry", str(reg), "--db", str(tmp_path / "s.duckdb"),
+            "--audit-root", str(tmp_path / "a"), "--workspace-root", str(tmp_path / "ws"),
+            "--no-progress", *hostile_args("hang_after", [CASES[0]], HOSTILE_GATE=str(gate))]
+    proc = subprocess.Popen([PY, "-m", "rcaeval", *base, "--run-id", "k1"], cwd=tmp_path,
+                            env=cli_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    ws_run = tmp_path / "ws" / "k1"
+    deadline = time.monotonic() + 120
+    while not processes_under(ws_run) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_under(ws_run), "the hanging agent never started"
+    os.killpg(proc.pid, signal.SIGKILL)  # the runner dies; its agent lives on (own session)
+    proc.wait()
+    assert processes_under(ws_run)
+    # What --resume does first: kill the leftovers and remove the old workspaces.
+    assert workspace_root_for(tmp_path / "ws", "k1", resume=True) == (tmp_path / "ws").resolve()
+    assert processes_under(ws_run) == [] and not ws_run.exists()
+    gate.write_text("go")
+    r = rcaeval(*base, "--resume", "k1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert query(tmp_path / "s.duckdb", "SELECT status FROM eval_runs") == [("completed",)]
+    assert sorted(query(tmp_path / "s.duckdb", "SELECT status FROM eval_case_runs")) == [
+        ("judged",), ("judged",)]
