@@ -34,7 +34,7 @@ from acp.schema import (
 )
 
 from rcaeval._usage import json_safe
-from rcaeval.runner._agents import AgentOutcome, add_usage, set_usage
+from rcaeval.runner._agents import MAX_ANSWER_BYTES, AgentOutcome, add_usage, set_usage
 from rcaeval.runner._workspace import RUNNER_DIR, Workspace
 
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -62,6 +62,8 @@ class WorkspaceClient:
         self.outcome = outcome
         self.turn = 0
         self.chunks: dict[int, list[str]] = {}
+        self.chunk_chars: dict[int, int] = {}
+        self.truncated: set[int] = set()
         self.tool_titles: dict[str, str] = {}
         self.updates_seen = 0
 
@@ -69,6 +71,18 @@ class WorkspaceClient:
     def begin_turn(self, n: int) -> None:
         self.turn = n
         self.chunks.setdefault(n, [])
+
+    def _add_chunk(self, text: str) -> None:
+        """Keep at most MAX_ANSWER_BYTES (as characters) of a turn's answer; note the rest."""
+        kept = self.chunk_chars.get(self.turn, 0)
+        room = MAX_ANSWER_BYTES - kept
+        self.chunk_chars[self.turn] = kept + len(text)
+        if room > 0:
+            self.chunks.setdefault(self.turn, []).append(text[:room])
+        if len(text) > room and self.turn not in self.truncated:
+            self.truncated.add(self.turn)
+            self.outcome.notes.append(f"turn {self.turn} answer truncated: the agent sent more "
+                                      f"than {MAX_ANSWER_BYTES} characters, the rest was dropped")
 
     def turn_text(self, n: int) -> str:
         return "".join(self.chunks.get(n, []))
@@ -147,7 +161,7 @@ class WorkspaceClient:
         self.updates_seen += 1
         if isinstance(update, AgentMessageChunk):
             if isinstance(update.content, TextContentBlock):
-                self.chunks.setdefault(self.turn, []).append(update.content.text)
+                self._add_chunk(update.content.text)
         elif isinstance(update, ToolCallStart):
             self.tool_titles[update.tool_call_id] = update.title
             self.event("tool.call", tool=update.title, status=update.status or "pending",

@@ -7,9 +7,12 @@
 
 from __future__ import annotations
 
+import os
 import shlex
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from rcaeval._usage import USAGE_KEYS
@@ -19,6 +22,32 @@ from rcaeval.errors import InputError
 from rcaeval.runner._workspace import Workspace
 
 OutcomeStatus = Literal["completed", "crashed", "timed_out", "errored"]
+
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
+"""What is read of one turn's answer (``output.txt``, stdout, ACP message chunks); the excess
+is dropped with a note on the case (docs/agents.md "Size limits")."""
+
+
+def read_capped(path: Path, cap: int = MAX_ANSWER_BYTES) -> tuple[str, int | None]:
+    """The first ``cap`` bytes of a regular file as text (never follows a symlink, never
+    blocks on a FIFO) and the file's size when it was longer (``None``: read whole)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return "", None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            return "", None
+        data = fh.read(cap + 1)
+    if len(data) <= cap:
+        return data.decode("utf-8", "replace"), None
+    return data[:cap].decode("utf-8", "ignore"), max(st.st_size, len(data))
+
+
+def truncation_note(what: str, size: int, cap: int = MAX_ANSWER_BYTES) -> str:
+    return f"{what} truncated: {size} bytes, the first {cap} were kept"
+
 
 def empty_usage() -> dict[str, Any]:
     """Normalised usage: the five contract keys (``None`` = not reported), ``reported``, the
@@ -89,6 +118,8 @@ class AgentOutcome:
     infra_error: bool = False
     """True for infrastructure failures worth a retry: spawn failure, crash before output."""
     agent_info: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """Case notes from the adapter (an answer truncated at :data:`MAX_ANSWER_BYTES`, ...)."""
 
 
 class AgentAdapter(Protocol):

@@ -19,7 +19,15 @@ from typing import Any, Literal
 
 import orjson
 
-from rcaeval.runner._agents import USAGE_KEYS, AgentOutcome, Turn, add_usage, empty_usage
+from rcaeval.runner._agents import (
+    USAGE_KEYS,
+    AgentOutcome,
+    Turn,
+    add_usage,
+    empty_usage,
+    read_capped,
+    truncation_note,
+)
 from rcaeval.runner._proc import kill_group, spawn
 from rcaeval.runner._workspace import RUNNER_DIR, Workspace, agent_env
 
@@ -115,6 +123,7 @@ class CommandAgent:
                 outcome.infra_error = True
                 break
             answer = result["answer"]
+            outcome.notes += result["notes"]
             outcome.transcript.append(Turn(n, "assistant", answer, {
                 "exit_code": result["exit_code"], "duration_s": result["duration_s"],
                 "status": result["status"]}))
@@ -160,12 +169,14 @@ class CommandAgent:
         code = proc.returncode
         if status == "completed" and code != 0:
             status = "crashed"
-        stdout = stdout_path.read_bytes().decode("utf-8", "replace")
-        answer = stdout
+        answer, size = read_capped(stdout_path)
+        notes = [truncation_note(f"turn {n} stdout", size)] if size is not None else []
         own_output = ws.path / "output.txt"
         if n == 1 and own_output.is_file() and not own_output.is_symlink():
-            answer = own_output.read_bytes().decode("utf-8", "replace")
-        return {"answer": answer, "exit_code": code, "status": status,
+            answer, size = read_capped(own_output)
+            if size is not None:
+                notes.append(truncation_note("output.txt", size))
+        return {"answer": answer, "notes": notes, "exit_code": code, "status": status,
                 "duration_s": round(time.monotonic() - started, 3)}
 
     @staticmethod
@@ -173,8 +184,10 @@ class CommandAgent:
         path = ws.runner_dir / USAGE_FILE
         if not path.is_file() or path.is_symlink():
             return
+        text, size = read_capped(path, 64 * 1024)
         try:
-            raw = orjson.loads(path.read_bytes())
+            raw = orjson.loads(text) if size is None else {
+                "parse_error": f"{USAGE_FILE} is {size} bytes (at most 65536 are read)"}
         except orjson.JSONDecodeError as exc:
             raw = {"parse_error": str(exc)}
         path.rename(ws.runner_dir / f"usage-turn-{n}.json")

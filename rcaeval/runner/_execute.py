@@ -43,7 +43,7 @@ class CaseExecution:
     """What the agent was told the case is called (opaque unless case ids were exposed)."""
     attempt_log: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    """Why a usage total is NULL although the agent reported one (invalid, out of range)."""
+    """Case notes: a truncated answer, usage totals recorded as NULL (invalid values)."""
     manifest: dict[str, Any] = field(default_factory=dict)
 
 
@@ -165,7 +165,9 @@ def execute_case(
         attempts=attempt,
         audit_dir=audit_dir,
         usage=final_usage(outcome.usage),
-        notes=list(outcome.usage.get("notes") or []),
+        notes=[*outcome.notes, *(["usage recorded as NULL: "
+                                  + "; ".join(outcome.usage["notes"])]
+                                 if outcome.usage.get("notes") else [])],
         duration_s=round(time.monotonic() - t0, 3),
         error=outcome.error,
         workspace_id=ws.workspace_id,

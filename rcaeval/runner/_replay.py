@@ -18,7 +18,14 @@ import orjson
 
 from rcaeval._paths import data_dir
 from rcaeval._usage import json_safe
-from rcaeval.runner._agents import USAGE_KEYS, AgentOutcome, Turn, empty_usage, set_usage
+from rcaeval.runner._agents import (
+    USAGE_KEYS,
+    AgentOutcome,
+    Turn,
+    empty_usage,
+    read_capped,
+    set_usage,
+)
 from rcaeval.runner._workspace import Workspace
 
 _STATUSES = {"completed", "crashed", "timed_out"}
@@ -102,9 +109,7 @@ def _copy_recording(src: Path, dst: Path, *, top: bool) -> None:
 
 
 def _read_text(path: Path) -> str:
-    if path.is_file() and not path.is_symlink():
-        return path.read_bytes().decode("utf-8", "replace")
-    return ""
+    return read_capped(path)[0]
 
 
 def _load_transcript(path: Path) -> list[Turn]:

@@ -296,8 +296,7 @@ def _notes(ex: CaseExecution) -> str | None:
         notes.append(f"agent crashed: {ex.error or 'no detail'}")
     elif ex.error:
         notes.append(ex.error)
-    if ex.notes:
-        notes.append("usage recorded as NULL: " + "; ".join(ex.notes))
+    notes += ex.notes
     skipped = ex.manifest.get("skipped") or []
     if skipped:
         listed = ", ".join(f"{s.get('path')} ({s.get('reason')})" for s in skipped[:5])
