@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -78,6 +78,19 @@ def _shadow_lines(store, frame) -> list[str]:
 
 
 def register(app: typer.Typer) -> None:
+    def _known_top1_lines(store: Any, run_ids: list[str]) -> list[str]:
+        """Known Top-1 beside the verdicts (queries/metrics/suite_known_top1.sql)."""
+        from rcaeval.metrics import compute_metrics
+
+        lines = []
+        for rid in run_ids:
+            m = compute_metrics(store.con, ["suite_known_top1"], {"run_id": rid}).row(
+                0, named=True)
+            if m["denominator"]:
+                lines.append(f"{rid}: known Top-1 {int(m['numerator'])}/{m['denominator']} "
+                             f"(answer names the ground-truth family)")
+        return lines
+
     @app.command("judge")
     def judge(
         audit_dir: Annotated[Path, typer.Argument(
@@ -134,6 +147,7 @@ def register(app: typer.Typer) -> None:
                 progress=sys.stderr.isatty() if progress is None else progress,
                 write_files=not no_files, chunk_size=chunk_size, semantic=shadow,
             )
+            top1 = _known_top1_lines(store, sorted(set(frame["run_id"].to_list())))
             shadow_lines = _shadow_lines(store, frame) if shadow is not None else []
         finally:
             store.close()
@@ -142,6 +156,8 @@ def register(app: typer.Typer) -> None:
         summary = ", ".join(f"{r['verdict']} {r['len']}" for r in counts.iter_rows(named=True))
         _out.print(f"{frame.height} case run(s): {summary}")
         for line in shadow_lines:
+            _out.print(line, highlight=False, markup=False)
+        for line in top1:
             _out.print(line, highlight=False, markup=False)
 
     @app.command("explain")

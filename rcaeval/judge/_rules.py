@@ -32,7 +32,7 @@ BUCKETS: tuple[str, ...] = (
 """Bucket names in evaluation (and report) order."""
 
 RULE_TABLES: tuple[str, ...] = (
-    "rule_check", "rule_condition", "rule_detector", "rule_bucket_param",
+    "rule_check", "rule_condition", "rule_detector", "rule_bucket_param", "rule_truth",
 )
 
 REQUIRED_BY_DEFAULT = frozenset({"contract", "execution_contract", "diagnosis.hard"})
@@ -74,6 +74,9 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("case_id", _S), ("rules_hash", _S), ("preferred_channels", _LIST),
         ("min_preferred_channels", pa.int32()), ("diagnosis_mode", _S),
         ("scoring_profile", _S),
+    ]),
+    "rule_truth": pa.schema([
+        ("case_id", _S), ("rules_hash", _S), ("family", _S), ("component", _S),
     ]),
 }
 
@@ -246,6 +249,11 @@ def flatten_rules(
         "diagnosis_mode": (rules.get("diagnosis") or {}).get("mode") or "deterministic_only",
         "scoring_profile": judge_doc.get("scoring_profile") or "default",
     })
+    truth = (judge_doc.get("ground_truth") or {}).get("root_cause") or {}
+    if isinstance(truth, Mapping) and truth.get("family"):
+        rows["rule_truth"].append({"case_id": case_id, "rules_hash": rh,
+                                   "family": str(truth["family"]),
+                                   "component": truth.get("component")})
     return {
         t: pa.Table.from_pylist(rows[t], schema=SCHEMAS[t]) for t in RULE_TABLES
     }

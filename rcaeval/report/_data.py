@@ -11,6 +11,7 @@ import polars as pl
 
 from rcaeval._paths import read_query
 from rcaeval.errors import NotFoundError
+from rcaeval.metrics import compute_metrics
 from rcaeval.store import BUCKET_ORDER, Store
 
 RUN_COLUMNS = ("run_id", "suite_id", "suite_version", "agent_spec", "agent_hash", "source",
@@ -18,6 +19,7 @@ RUN_COLUMNS = ("run_id", "suite_id", "suite_version", "agent_spec", "agent_hash"
 CASE_STATUSES = ("judged", "errored", "timed_out")
 """Case run statuses the reports count by name; any other status is counted as ``other``."""
 VERDICTS = ("pass", "fail", "invalid")
+KNOWN_TOP1_METRIC = "suite_known_top1"
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,9 @@ class RunData:
     penalties: pl.DataFrame
     semantic_lines: tuple[str, ...] = ()
     """The semantic shadow's report lines (rcaeval.semantic.report_lines); empty without."""
+    known_top1: dict[str, Any] | None = None
+    """The ``suite_known_top1`` metric row of the run (queries/metrics/suite_known_top1.sql):
+    known cases whose answer names the registry's ground-truth family, with its interval."""
 
     @property
     def run_id(self) -> str:
@@ -80,6 +85,8 @@ def load_run(store: Store, run_id: str) -> RunData:
         failing_checks=_query(store, "failing_checks", order),
         penalties=_query(store, "penalties", {"run_id": run_id}),
         semantic_lines=_semantic_lines(store, run_id),
+        known_top1=compute_metrics(store.con, [KNOWN_TOP1_METRIC], {"run_id": run_id})
+        .row(0, named=True),
     )
 
 

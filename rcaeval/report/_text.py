@@ -133,6 +133,15 @@ def _baseline_block(ctx: ReportContext) -> list[str]:
     return lines
 
 
+def _known_top1(m: dict[str, Any] | None) -> str:
+    """``c/t = rate [95% CI]``: known cases whose answer names the ground-truth family."""
+    if not m or not m["denominator"]:
+        return "n/a (no judged known case with a ground-truth family)"
+    return (f"{int(m['numerator'])}/{m['denominator']} = {m['value']:.3f} "
+            f"[95% CI {m['ci_low']:.3f}, {m['ci_high']:.3f}] (answer names the ground-truth "
+            "family)")
+
+
 def render_report(ctx: ReportContext) -> str:
     """The text of ``report.txt``."""
     run, cases = ctx.data.run, ctx.data.case_rows()
@@ -163,6 +172,7 @@ def render_report(ctx: ReportContext) -> str:
         _kv("cases", f"{len(cases)} total: {case_counts}, {no_verdict} without verdict; "
                      f"{statuses.count('errored')} errored, {statuses.count('timed_out')} "
                      "timed_out"),
+        _kv("known Top-1", _known_top1(ctx.data.known_top1)),
         _kv("score", f"total {fmt_score(total)}, average {fmt_score(avg)} over {len(scores)} "
                      "scored cases"),
         _kv("timing", f"started {fmt_ts(run['started_at'])}, finished "

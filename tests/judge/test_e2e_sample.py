@@ -79,3 +79,17 @@ def test_rejudge_is_byte_identical(judged, tmp_path):
     for row in frame.iter_rows(named=True):
         rel = f"{row['run_id']}/{row['case_id']}/judgment.json"
         assert (tmp_path / "again" / rel).read_bytes() == (out / rel).read_bytes(), rel
+
+
+def test_known_top1_beside_verdicts(judged):
+    """suite_known_top1: the registry's ground-truth family against the family the answer
+    names (its asserts_<family> detectors), per recorded behaviour."""
+    from rcaeval.metrics import compute_metrics
+
+    store, _, _ = judged
+    got = {}
+    for run in ("rec-thorough", "rec-misdiagnosis", "rec-shallow", "rec-crashed"):
+        m = compute_metrics(store.con, ["suite_known_top1"], {"run_id": run}).row(0, named=True)
+        got[run] = (int(m["numerator"]), m["denominator"])
+    assert got == {"rec-thorough": (4, 4), "rec-misdiagnosis": (0, 4), "rec-shallow": (0, 4),
+                   "rec-crashed": (0, 4)}
