@@ -1,4 +1,4 @@
-"""Shared builders for the judge tests: an in-memory store from migrations 0001 + 0002, a
+"""Shared builders for the judge tests: an in-memory store from every migration, a
 judge spec in the documented judge.yaml shape, and the raw rows of a healthy run that tests
 then break one piece at a time."""
 
@@ -12,7 +12,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from rcaeval._paths import read_query
+from rcaeval._paths import queries_dir
 from rcaeval.judge import CaseRules, register_cases, run_judge_sql
 
 RUN = "run-1"
@@ -90,8 +90,8 @@ def judge_spec(mutate: Callable[[dict[str, Any]], None] | None = None) -> dict[s
 def make_db() -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")
-    con.execute(read_query("migrations/0001_init.sql"))
-    con.execute(read_query("migrations/0002_judge_rules.sql"))
+    for path in sorted((queries_dir() / "migrations").glob("*.sql")):
+        con.execute(path.read_text(encoding="utf-8"))
     return con
 
 
