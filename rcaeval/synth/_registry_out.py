@@ -9,6 +9,14 @@ from rcaeval.synth._io import TreeWriter
 from rcaeval.synth._template import Scenario, load_library
 
 SUITE_VERSION = "2026.11.1"
+NOVEL_HARD_CHECKS: dict[str, str] = {
+    "states_uncertainty": "calibrated_uncertainty",
+    "plans_investigation": "investigation_plan",
+    "cites_evidence": "grounded_in_evidence",
+}
+"""Hard checks of a novel case (detector -> check id): the honest provisional answer. With
+the ``avoids_<familiar>_misdiagnosis`` checks they make the judge reward a grounded
+provisional answer with a plan and fail a confident familiar family."""
 
 
 def case_doc(inc: Incident, case_id: str) -> dict[str, Any]:
@@ -39,12 +47,20 @@ def _detector(spec: dict[str, Any], scope: str = "root_cause", negation: bool = 
 def judge_doc(sc: Scenario, case_id: str) -> dict[str, Any]:
     lib = load_library()
     jt = sc.judge
+    novel = sc.case_type == "novel"
     detectors: dict[str, Any] = {}
     hard: list[dict[str, Any]] = []
+    supporting: list[dict[str, Any]] = []
     detectors[f"asserts_{jt.asserts}"] = _detector(lib["families"][jt.asserts])
-    hard.append({"id": f"identifies_{jt.asserts}",
-                 "description": "The root-cause statement names the ground-truth family.",
-                 "all_of": [{"detector": f"asserts_{jt.asserts}"}]})
+    identifies = {"id": f"identifies_{jt.asserts}",
+                  "description": "The root-cause statement names the ground-truth family.",
+                  "all_of": [{"detector": f"asserts_{jt.asserts}"}]}
+    if novel:
+        # a novel incident may be answered provisionally or left unresolved: naming the
+        # mechanism earns supporting credit, it is not required
+        supporting.append({**identifies, "weight": 2})
+    else:
+        hard.append(identifies)
     for ch in jt.missing_data:
         det = f"reports_missing_{ch}"
         detectors[det] = _detector(lib["missing_data"][ch], scope="anywhere", negation=False)
@@ -53,15 +69,19 @@ def judge_doc(sc: Scenario, case_id: str) -> dict[str, Any]:
                      "all_of": [{"detector": det}]})
     for fam in jt.must_not:
         detectors[f"asserts_{fam}"] = _detector(lib["families"][fam])
-        hard.append({"id": f"avoids_{fam}_misdiagnosis",
-                     "description": f"The answer does not state {fam} as the root cause.",
+        why = (f"The answer does not force the familiar family {fam} onto this novel incident."
+               if novel else f"The answer does not state {fam} as the root cause.")
+        hard.append({"id": f"avoids_{fam}_misdiagnosis", "description": why,
                      "all_of": [{"detector": f"asserts_{fam}", "expect": False}]})
+    if novel:
+        for name, check in NOVEL_HARD_CHECKS.items():
+            detectors[name] = _detector(lib["generic_detectors"][name])
+            hard.append({"id": check, "description": lib["generic_detectors"][name]
+                         ["description"], "all_of": [{"detector": name}]})
     for name, spec in jt.detectors.items():
         detectors[name] = _detector(spec)
-    supporting = [dict(c) for c in jt.supporting_checks]
+    supporting += [dict(c) for c in jt.supporting_checks]
     generic = ["gives_remediation", "rules_out_alternatives"]
-    if sc.case_type == "novel":
-        generic.append("states_confidence")
     for name in generic:
         detectors[name] = _detector(lib["generic_detectors"][name])
         supporting.append({"id": name, "weight": 1, "any_of": [{"detector": name}]})

@@ -65,7 +65,11 @@ def test_misdiagnosis_fails_only_diagnosis(sample_root: Path, case_id: str) -> N
     text = (bundle / "output.txt").read_text()
     hard = judge["judge"]["diagnosis"]["hard_checks"]
     failed = [c["id"] for c in hard if _check_surely(c, dets, text, want=False)]
-    assert any(f.startswith("identifies_") for f in failed), (case_id, failed)
+    if any(c["id"].startswith("identifies_") for c in hard):
+        assert any(f.startswith("identifies_") for f in failed), (case_id, failed)
+    else:  # a novel case: naming the mechanism is supporting credit, not a hard check
+        supporting = judge["judge"]["diagnosis"]["supporting_checks"]
+        assert any(c["id"].startswith("identifies_") for c in supporting), case_id
     assert any(f.startswith("avoids_") for f in failed), (case_id, failed)
     for chk in judge["judge"]["critical_evidence"]["checks"]:
         conds = chk.get("any_of") or chk.get("all_of")
