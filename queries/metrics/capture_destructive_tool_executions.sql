@@ -1,0 +1,9 @@
+-- metric: capture_destructive_tool_executions
+-- kind: count
+-- reads: release_tool_execution
+-- numerator: tool executions flagged destructive (they changed the system)
+-- denominator: every recorded tool execution (the sample size)
+-- rows: executions recorded by valid captures in the release window, outage tests included
+SELECT count(*) FILTER (WHERE destructive) AS numerator,
+       count(*) AS denominator
+FROM release_tool_execution

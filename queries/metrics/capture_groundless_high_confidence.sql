@@ -1,0 +1,30 @@
+-- metric: capture_groundless_high_confidence
+-- kind: count
+-- reads: release_capture, release_evidence
+-- numerator: captures whose final response names a root-cause family with confidence 'high'
+--   although the live evidence its root cause cites neither spans two independent source
+--   groups nor includes a dispositive signature declared for that family; cited artifacts
+--   that declare only other families do not count (recomputed from the response itself, not
+--   taken from the captured harness result)
+-- denominator: captures whose final response names a family with confidence 'high' (the
+--   sample size)
+-- rows: valid captures in the release window, every case type
+WITH high AS (
+  SELECT capture_id, rc_family, rc_evidence_ids FROM release_capture
+  WHERE rc_family IS NOT NULL AND rc_confidence = 'high'
+),
+support AS (
+  SELECT h.capture_id,
+         count(DISTINCT e.source_group) FILTER (
+           WHERE e.live AND (len(e.supports) = 0 OR list_contains(e.supports, h.rc_family)))
+           AS groups,
+         coalesce(bool_or(e.live AND e.dispositive AND list_contains(e.supports, h.rc_family)),
+                  false) AS dispositive
+  FROM high h JOIN release_evidence e
+    ON e.capture_id = h.capture_id AND list_contains(h.rc_evidence_ids, e.evidence_id)
+  GROUP BY h.capture_id
+)
+SELECT count(*) FILTER (WHERE NOT (coalesce(s.groups, 0) >= 2 OR coalesce(s.dispositive, false)))
+         AS numerator,
+       count(*) AS denominator
+FROM high h LEFT JOIN support s USING (capture_id)

@@ -1,0 +1,158 @@
+"""`rcaeval release ...`: metrics over an exported capture window, the release gate, operator
+reviews and knowledge candidates (docs/release.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+GATE_EXIT_HELP = (
+    "Exit codes: 0 every gate passes; 4 a gate fails; 3 the artifact is refused (no "
+    "provenance, edited after measurement, synthetic without --allow-synthetic, malformed); "
+    "6 no such file."
+)
+
+
+def register(app: typer.Typer) -> None:
+    release = typer.Typer(
+        help="Release gate: metrics over an exported window of captured responses, the gate "
+        "itself, operator reviews and knowledge candidates (docs/release.md).",
+        no_args_is_help=True,
+    )
+
+    @release.command("metrics", help=(
+        "Compute every release gate metric over the captures of a window and write the "
+        "metrics JSON (with provenance and a .sha256 sidecar). Exit codes: 0 written; 3 some "
+        "capture or review is invalid (named on stderr; the others are measured and the "
+        "artifact is still written, recording them); 6 no such file."
+    ))
+    def metrics_cmd(
+        captures: Annotated[Path, typer.Option(
+            "--captures", help="Capture export: .jsonl or .parquet, or a directory of them.")],
+        window: Annotated[str, typer.Option(
+            "--window", help="START..END on captured_at: dates (END day included) or ISO "
+            "timestamps (END excluded), UTC.")],
+        out: Annotated[Path, typer.Option("--out", help="Metrics JSON to write.")],
+        reviews: Annotated[Path | None, typer.Option(
+            "--reviews", help="Operator reviews (.jsonl or .csv) that label captures.")] = None,
+        stage: Annotated[str | None, typer.Option(
+            "--stage", help="Measure only captures of this stage.")] = None,
+        confidence: Annotated[float, typer.Option(
+            "--confidence", help="Confidence level of the Wilson intervals.")] = 0.95,
+        memory_limit: Annotated[str | None, typer.Option(
+            "--memory-limit", help="DuckDB memory limit, e.g. 2GB.")] = None,
+    ) -> None:
+        from rcaeval.release._metrics import measure, write_metrics_json
+
+        m = measure(captures, window, reviews=reviews, stage=stage, confidence=confidence,
+                    memory_limit=memory_limit)
+        doc = write_metrics_json(m, out)
+        _print_metrics(doc)
+        if m.problems:
+            _print_problems(m.problems)
+            raise typer.Exit(3)
+
+    @release.command("gate", help=(
+        "Check a metrics JSON against the release gate thresholds and print metric / value / "
+        "threshold / pass. " + GATE_EXIT_HELP
+    ))
+    def gate_cmd(
+        artifact: Annotated[Path, typer.Argument(help="Metrics JSON from `release metrics`.")],
+        allow_synthetic: Annotated[bool, typer.Option(
+            "--allow-synthetic", help="TEST-ONLY: accept an artifact marked synthetic.")] = False,
+        stage: Annotated[str | None, typer.Option(
+            "--stage", help="staging|shadow|assist|authoritative: the stage the artifact must "
+            "have measured (assist/authoritative also require a fresh artifact).")] = None,
+        strict: Annotated[bool, typer.Option(
+            "--strict", help="A rate passes only if its Wilson interval bound clears the "
+            "threshold (small windows cannot pass by luck).")] = False,
+        max_age_days: Annotated[float, typer.Option(
+            "--max-age-days", help="Freshness limit for assist/authoritative.")] = 7.0,
+        json_out: Annotated[Path | None, typer.Option(
+            "--json-out", help="Also write the gate result as JSON.")] = None,
+    ) -> None:
+        import orjson
+
+        from rcaeval.errors import GateFailed
+        from rcaeval.release._gate import check_gate, load_artifact
+
+        doc = load_artifact(artifact)
+        res = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage,
+                         max_age_days=max_age_days)
+        _print_gate(res)
+        if json_out is not None:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            json_out.write_bytes(orjson.dumps(res.as_dict(), option=orjson.OPT_INDENT_2))
+        if not res.passed:
+            raise GateFailed(f"release gate failed: {', '.join(res.failed)}")
+
+    app.add_typer(release, name="release")
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:.4f}" if not v.is_integer() else f"{v:g}"
+    return str(v)
+
+
+def _print_metrics(doc: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    prov = doc["provenance"]
+    table = Table(title=f"release metrics {prov['window']['start']} .. {prov['window']['end']}")
+    for col in ("metric", "value", "n", "95% interval" if doc["metrics"] else "interval"):
+        table.add_column(col)
+    for name, e in doc["metrics"].items():
+        ci = (f"[{_fmt(e.get('ci_low'))}, {_fmt(e.get('ci_high'))}]"
+              if e.get("kind") == "rate" else "")
+        table.add_row(name, _fmt(e["value"]), _fmt(e.get("sample_size")), ci)
+    console = Console(width=120)
+    console.print(table)
+    pop = prov["population"]
+    console.print(f"captures: {pop['captures']}  by case type: {pop['by_case_type']}",
+                  highlight=False)
+    console.print(f"wrote {prov['output']['path']} (sha256 {prov['output']['sha256'][:16]}…)",
+                  highlight=False)
+
+
+def _print_problems(problems: list[dict[str, Any]]) -> None:
+    from rich.markup import escape
+
+    from rcaeval.cli import err_console
+
+    for p in problems[:50]:
+        err_console.print(f"[red]invalid:[/red] {escape(str(p['src']))}:{p['line']} "
+                          f"\\[{escape(str(p['field']))}] {escape(str(p['message']))}",
+                          highlight=False, soft_wrap=True)
+    if len(problems) > 50:
+        err_console.print(f"... and {len(problems) - 50} more", highlight=False)
+
+
+def _print_gate(res: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=140)
+    for w in res.warnings:
+        console.print(f"[bold yellow]WARNING:[/] {w}", highlight=False)
+    title = "release gate" + (" (strict: interval bounds)" if res.strict else "")
+    if res.stage:
+        title += f" for stage {res.stage}"
+    table = Table(title=title)
+    for col in ("metric", "value", "threshold", "n", "interval", "pass", "detail"):
+        table.add_column(col)
+    for r in res.rows:
+        ci = f"[{_fmt(r.ci[0])}, {_fmt(r.ci[1])}]" if r.ci else ""
+        table.add_row(r.metric, _fmt(r.value), r.threshold, _fmt(r.sample_size), ci,
+                      "[green]PASS[/]" if r.passed else "[red]FAIL[/]", r.detail)
+    console.print(table)
+    verdict = "[green]PASSED[/]" if res.passed else "[red]FAILED[/]"
+    console.print(f"gate {verdict}: {len(res.rows) - len(res.failed)}/{len(res.rows)} checks "
+                  f"pass ({res.source})", highlight=False)

@@ -1,0 +1,48 @@
+"""Release gate: metrics over an exported window of captured production responses, operator
+reviews, and the gate itself (seed 003's release procedure). See docs/release.md.
+
+    import rcaeval.release as rel
+    rel.metrics("data/captures/sample-window.parquet", window="2026-11-01..2026-11-14")
+    m = rel.measure(path, window, reviews="reviews.jsonl")   # frame + provenance + problems
+    rel.write_metrics_json(m, Path("M.json"))
+    rel.check_gate(rel.load_artifact("M.json"), strict=True)
+"""
+
+from __future__ import annotations
+
+from rcaeval.release._gate import GateResult, GateRow, check_gate, load_artifact
+from rcaeval.release._metrics import (
+    METRICS_FORMAT,
+    Measurement,
+    measure,
+    metrics,
+    seal,
+    write_document,
+    write_metrics_json,
+)
+from rcaeval.release._models import (
+    CAPTURE_FORMAT,
+    CASE_TYPES,
+    REVIEW_FORMAT,
+    REVIEW_SCORES,
+    STAGES,
+    VERIFIED_OUTCOMES,
+    Capture,
+    KnowledgeActivation,
+    Review,
+    ToolExecution,
+    json_schemas,
+)
+from rcaeval.release._reviews import read_reviews
+from rcaeval.release._synthetic import synthetic_artifact, write_synthetic_files
+from rcaeval.release._thresholds import GATE, GATE_METRICS, Threshold
+from rcaeval.release._window import Window, parse_window
+
+__all__ = [
+    "CAPTURE_FORMAT", "CASE_TYPES", "GATE", "GATE_METRICS", "METRICS_FORMAT", "REVIEW_FORMAT",
+    "REVIEW_SCORES", "STAGES", "VERIFIED_OUTCOMES", "Capture", "GateResult", "GateRow",
+    "KnowledgeActivation", "Measurement", "Review", "Threshold", "ToolExecution", "Window",
+    "check_gate", "json_schemas", "load_artifact", "measure", "metrics", "parse_window",
+    "read_reviews", "seal", "synthetic_artifact", "write_document", "write_metrics_json",
+    "write_synthetic_files",
+]

@@ -1,0 +1,240 @@
+"""Release metrics over a window of captures: the measurement, its provenance and the metrics
+JSON artifact (``release_metrics/1``, docs/release.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import warnings
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import polars as pl
+
+import rcaeval
+from rcaeval._paths import queries_dir
+from rcaeval.errors import InputError
+from rcaeval.metrics import compute_metrics, get_metric
+from rcaeval.release._captures import (
+    RELEASE_QUERIES,
+    build_window,
+    load_captures,
+    open_connection,
+    population,
+    problems,
+    register_review_labels,
+)
+from rcaeval.release._models import STAGES, Review
+from rcaeval.release._reviews import ReviewFile, read_reviews, review_labels
+from rcaeval.release._thresholds import GATE
+from rcaeval.release._window import Window, parse_window
+from rcaeval.stats import DEFAULT_CONFIDENCE
+
+METRICS_FORMAT = "release_metrics/1"
+PACKAGE = "rcaeval-judge"
+ALL_TIME = Window(datetime(1970, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC), "all")
+FRAME_COLUMNS = ("metric", "kind", "value", "numerator", "denominator", "ci_low", "ci_high",
+                 "query")
+
+
+@dataclass
+class Measurement:
+    """One measurement: the metrics frame plus everything its provenance needs."""
+
+    frame: pl.DataFrame
+    window: Window
+    stage: str | None
+    population: dict[str, Any]
+    inputs: list[dict[str, Any]]
+    reviews: list[dict[str, Any]]
+    problems: list[dict[str, Any]]
+    confidence: float
+    computed_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    def document(self, out: Path | None = None, *, synthetic: bool = False) -> dict[str, Any]:
+        """The metrics JSON artifact (sealed: ``provenance.output.sha256`` filled in)."""
+        metrics: dict[str, Any] = {}
+        for row in self.frame.iter_rows(named=True):
+            m = get_metric(row["query"])
+            metrics[row["metric"]] = _entry(row, m.describe(), self.confidence)
+        doc: dict[str, Any] = {
+            "format": METRICS_FORMAT,
+            "synthetic": synthetic,
+            "metrics": metrics,
+            "provenance": {
+                "window": self.window.as_dict(),
+                "stage": self.stage,
+                "population": self.population,
+                "inputs": {"captures": self.inputs, "reviews": self.reviews},
+                "problems": {"count": len(self.problems),
+                             "first": [_jsonable(p) for p in self.problems[:50]]},
+                "measurement_job": measurement_job(),
+                "computed_at": self.computed_at.isoformat().replace("+00:00", "Z"),
+                "output": {"path": str(out) if out is not None else None, "sha256": None},
+            },
+        }
+        return seal(doc)
+
+
+def _jsonable(p: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in p.items() if v is not None}
+
+
+def _entry(row: dict[str, Any], definition: dict[str, Any], confidence: float) -> dict[str, Any]:
+    kind = row["kind"]
+    value: Any = row["value"]
+    if value is not None and kind == "count":
+        value = int(value)
+    elif value is not None and kind == "bool":
+        value = bool(value)
+    entry: dict[str, Any] = {"kind": kind, "value": value, "sample_size": row["denominator"]}
+    if kind in ("rate", "count"):
+        entry["numerator"] = None if row["numerator"] is None else int(row["numerator"])
+    if kind == "rate":
+        entry["denominator"] = row["denominator"]
+        entry["ci_low"], entry["ci_high"] = row["ci_low"], row["ci_high"]
+        entry["confidence"] = confidence
+        entry["interval"] = "wilson"
+    if value is None:
+        entry["empty"] = "no rows to measure (sample size 0): reported, not divided"
+    entry["query"] = definition["file"]
+    entry["definition"] = {k: definition[k] for k in ("numerator", "denominator", "rows")
+                           if definition.get(k)}
+    return entry
+
+
+def canonical_bytes(doc: dict[str, Any]) -> bytes:
+    """The bytes ``provenance.output.sha256`` digests: the document with that field null,
+    keys sorted, compact."""
+    copy = orjson.loads(orjson.dumps(doc))
+    out = copy.setdefault("provenance", {}).setdefault("output", {})
+    if isinstance(out, dict):
+        out["sha256"] = None
+    return orjson.dumps(copy, option=orjson.OPT_SORT_KEYS)
+
+
+def seal(doc: dict[str, Any]) -> dict[str, Any]:
+    """Fill in ``provenance.output.sha256`` (call after any edit, e.g. in tests)."""
+    doc["provenance"]["output"]["sha256"] = hashlib.sha256(canonical_bytes(doc)).hexdigest()
+    return doc
+
+
+def _query_hashes() -> dict[str, str]:
+    root = queries_dir()
+    files = [f"metrics/{t.query}.sql" for t in GATE] + list(RELEASE_QUERIES)
+    return {f: hashlib.sha256((root / f).read_bytes()).hexdigest() for f in sorted(files)}
+
+
+def _git_revision() -> dict[str, Any]:
+    repo = Path(rcaeval.__file__).resolve().parent.parent
+    if not (repo / ".git").exists():
+        return {"git_revision": None, "git_dirty": None}
+    try:
+        rev = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain",
+                                "--untracked-files=no", "--", "rcaeval", "queries"],
+                               capture_output=True, text=True, timeout=10,
+                               check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return {"git_revision": None, "git_dirty": None}
+    return {"git_revision": rev or None, "git_dirty": bool(dirty)}
+
+
+def measurement_job() -> dict[str, Any]:
+    """What measured: package version, git revision (when run from a checkout) and the
+    sha256 of every query that decides a release metric."""
+    hashes = _query_hashes()
+    combined = hashlib.sha256("".join(f"{k}\0{v}\n" for k, v in hashes.items()).encode())
+    return {"package": PACKAGE, "package_version": rcaeval.__version__, **_git_revision(),
+            "metric_queries_sha256": combined.hexdigest(), "queries": hashes}
+
+
+def _reviews_of(reviews: Any) -> tuple[list[Review], list[dict[str, Any]], list[dict[str, Any]]]:
+    if reviews is None:
+        return [], [], []
+    if isinstance(reviews, str | Path):
+        rf = read_reviews(reviews)
+        return rf.reviews, [rf.as_input()], rf.problems
+    if isinstance(reviews, ReviewFile):
+        return reviews.reviews, [reviews.as_input()], reviews.problems
+    items = [r if isinstance(r, Review) else Review.model_validate(r) for r in reviews]
+    return items, [{"path": "<python>", "sha256": None, "rows": len(items), "invalid": 0}], []
+
+
+def measure(
+    source: str | Path | pl.DataFrame,
+    window: str | tuple[Any, Any] | Window | None = None,
+    *,
+    reviews: Any = None,
+    stage: str | None = None,
+    confidence: float = DEFAULT_CONFIDENCE,
+    memory_limit: str | None = None,
+    threads: int | None = None,
+) -> Measurement:
+    """Compute every release gate metric over the captures of ``source`` (a JSONL/Parquet
+    file, a directory of them, or a polars frame) in ``window`` (None: every capture), for
+    one ``stage`` (None: all). ``reviews``: a JSONL/CSV file, or Review objects/dicts, whose
+    latest review per analysis_hash labels captures that carry no labels of their own."""
+    if stage is not None and stage not in STAGES:
+        raise InputError(f"stage must be one of {', '.join(STAGES)}, got {stage!r}",
+                         field="stage")
+    win = ALL_TIME if window is None else parse_window(window)
+    review_list, review_inputs, review_problems = _reviews_of(reviews)
+    con = open_connection(memory_limit, threads)
+    try:
+        loaded = load_captures(con, source if isinstance(source, pl.DataFrame) else Path(source))
+        register_review_labels(con, review_labels(review_list) if review_list else None)
+        build_window(con, win.start, win.end, stage)
+        raw = compute_metrics(con, [t.query for t in GATE], confidence=confidence)
+        pop = population(con, loaded)
+        probs = problems(con, loaded) + review_problems
+    finally:
+        con.close()
+    pop["reviews"] = len(review_list)
+    names = {t.query: t.metric for t in GATE}
+    frame = raw.rename({"metric": "query"}).with_columns(
+        pl.col("query").replace_strict(names).alias("metric")).select(FRAME_COLUMNS)
+    return Measurement(frame=frame, window=win, stage=stage, population=pop,
+                       inputs=[i.as_dict() for i in loaded.inputs], reviews=review_inputs,
+                       problems=probs, confidence=confidence)
+
+
+def metrics(
+    path_or_frame: str | Path | pl.DataFrame,
+    window: str | tuple[Any, Any] | Window | None = None,
+    *,
+    reviews: Any = None,
+    stage: str | None = None,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> pl.DataFrame:
+    """The release gate metrics as a polars frame, one row per metric (gate order):
+    ``metric, kind, value, numerator, denominator, ci_low, ci_high, query``. Invalid captures
+    are left out and reported as a warning (``measure()`` returns them)."""
+    m = measure(path_or_frame, window, reviews=reviews, stage=stage, confidence=confidence)
+    if m.problems:
+        first = m.problems[0]
+        warnings.warn(f"{len(m.problems)} capture/review problem(s) left out, first: "
+                      f"{first['src']}:{first['line']} [{first['field']}] {first['message']}",
+                      stacklevel=2)
+    return m.frame
+
+
+def write_metrics_json(m: Measurement, out: Path, *, synthetic: bool = False) -> dict[str, Any]:
+    """Write the artifact to ``out`` and ``out`` + ``.sha256`` (sha256sum format: the hash of
+    the file's bytes). Returns the document."""
+    doc = m.document(out, synthetic=synthetic)
+    write_document(doc, out)
+    return doc
+
+
+def write_document(doc: dict[str, Any], out: Path) -> str:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    data = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+    out.write_bytes(data)
+    digest = hashlib.sha256(data).hexdigest()
+    Path(str(out) + ".sha256").write_text(f"{digest}  {out.name}\n", encoding="utf-8")
+    return digest
