@@ -88,6 +88,26 @@ def register(app: typer.Typer) -> None:
         if not res.passed:
             raise GateFailed(f"release gate failed: {', '.join(res.failed)}")
 
+    @release.command("sample", help=(
+        "Write a generated capture window (deterministic for --seed: every case type, a "
+        "realistic mix with some failures, reviews with re-analyses, TypeDB outage tests) and "
+        "the release_gate.synthetic.*.json files into --out."
+    ))
+    def sample_cmd(
+        out: Annotated[Path, typer.Option("--out", help="Directory.")] = Path("data/captures"),
+        n: Annotated[int, typer.Option("--n", help="Captures.")] = 6000,
+        seed: Annotated[int, typer.Option("--seed")] = 12,
+        name: Annotated[str, typer.Option("--name", help="File stem.")] = "sample-window",
+    ) -> None:
+        from rcaeval.release._sample import SampleSpec, write_sample
+        from rcaeval.release._synthetic import write_synthetic_files
+
+        info = write_sample(out, SampleSpec(n=n, seed=seed), name=name)
+        files = write_synthetic_files(out)
+        typer.echo(f"wrote {info['n_captures']} captures to {info['captures']}, "
+                   f"{info['n_reviews']} reviews to {info['reviews']}, and "
+                   f"{', '.join(p.name for p in files)}")
+
     app.add_typer(release, name="release")
 
 
