@@ -18,45 +18,57 @@ WITH latest_review AS (
                              ORDER BY reviewed_at DESC, review_id DESC) = 1
 ),
 valid AS (
-  SELECT i.*, TRY_CAST(json_extract_string(i.captured_at, '$') AS TIMESTAMPTZ) AS at
+  SELECT i.* EXCLUDE (response, tool_executions, knowledge_activations, review_ids),
+         TRY_CAST(json_extract_string(i.captured_at, '$') AS TIMESTAMPTZ) AS at
   FROM capture_input i ANTI JOIN capture_problem p ON p.src = i.src AND p.line = i.line
 ),
-fam AS (
-  SELECT v.*,
-         lower(trim(json_extract_string(v.response, '$.root_cause.family'))) AS rc_family_raw,
-         from_json(json_extract(v.response, '$.claims'),
-                   '[{"material": "BOOLEAN", "evidence_ids": ["VARCHAR"]}]') AS claim_list
-  FROM valid v
+win AS (
+  SELECT v.*, from_json(i.response, '{
+           "root_cause": {"family": "VARCHAR", "confidence": "VARCHAR",
+                          "evidence_ids": ["VARCHAR"]},
+           "outcome": "VARCHAR", "novel": "BOOLEAN",
+           "hypotheses": [{"family": "VARCHAR"}],
+           "claims": [{"material": "BOOLEAN", "evidence_ids": ["VARCHAR"]}],
+           "evidence": [{"id": "VARCHAR", "source": "VARCHAR", "source_group": "VARCHAR",
+                         "origin": "VARCHAR", "usable": "BOOLEAN",
+                         "dispositive_signature": "VARCHAR", "supports": ["VARCHAR"]}]
+         }') AS r,
+         from_json(v.labels, '{"case_type": "VARCHAR", "expected_family": "VARCHAR",
+                               "expected_outcome": "VARCHAR",
+                               "relevant_evidence_ids": ["VARCHAR"]}') AS lab,
+         from_json(v.harness, '{"analysis_hash": "VARCHAR", "status": "VARCHAR"}') AS h
+  FROM valid v JOIN capture_input i ON i.src = v.src AND i.line = v.line
   WHERE v.at >= $start AND v.at < $end
     AND ($stage IS NULL OR json_extract_string(v.stage, '$') = $stage)
+),
+fam AS (
+  SELECT w.*, lower(trim(w.r.root_cause.family)) AS rc_family_raw,
+         coalesce(w.r.root_cause.evidence_ids, []) AS rc_ids
+  FROM win w
 )
 SELECT f.src, f.line,
-       json_extract_string(f.capture_id, '$')                                           AS capture_id,
+       json_extract_string(f.capture_id, '$')                         AS capture_id,
        f.at                                                           AS captured_at,
-       json_extract_string(f.stage, '$')                                                AS stage,
-       json_extract_string(f.population, '$')                                           AS population,
-       json_extract_string(f.incident_id, '$')                                          AS incident_id,
-       json_extract_string(f.harness, '$.analysis_hash')                                AS analysis_hash,
-       json_extract_string(f.harness, '$.status')                                       AS harness_status,
-       coalesce(json_extract_string(f.labels, '$.case_type'), r.case_type)              AS case_type,
-       lower(trim(coalesce(json_extract_string(f.labels, '$.expected_family'), r.expected_family)))
-                                                                      AS expected_family,
-       json_extract_string(f.labels, '$.expected_outcome')                              AS expected_outcome,
-       from_json(json_extract(f.labels, '$.relevant_evidence_ids'), '["VARCHAR"]') AS relevant_evidence_ids,
+       json_extract_string(f.stage, '$')                              AS stage,
+       json_extract_string(f.population, '$')                         AS population,
+       json_extract_string(f.incident_id, '$')                        AS incident_id,
+       f.h.analysis_hash                                              AS analysis_hash,
+       f.h.status                                                     AS harness_status,
+       coalesce(f.lab.case_type, r.case_type)                         AS case_type,
+       lower(trim(coalesce(f.lab.expected_family, r.expected_family))) AS expected_family,
+       f.lab.expected_outcome                                         AS expected_outcome,
+       f.lab.relevant_evidence_ids                                    AS relevant_evidence_ids,
        CASE WHEN f.rc_family_raw IS NULL OR list_contains($no_family, f.rc_family_raw)
-            THEN NULL ELSE f.rc_family_raw END                         AS rc_family,
-       coalesce(json_extract_string(f.response, '$.root_cause.confidence'), 'none')     AS rc_confidence,
-       json_extract_string(f.response, '$.outcome')                                     AS outcome,
-       coalesce(CAST(json_extract_string(f.response, '$.novel') AS BOOLEAN), false)     AS novel,
-       list_transform(from_json(json_extract(f.response, '$.hypotheses'), '[{"family": "VARCHAR"}]'),
-                      lambda h: lower(trim(h.family)))                     AS hyp_families,
-       coalesce(from_json(json_extract(f.response, '$.root_cause.evidence_ids'), '["VARCHAR"]'), [])
-                                                                      AS rc_evidence_ids,
-       list_distinct(list_concat(
-         coalesce(from_json(json_extract(f.response, '$.root_cause.evidence_ids'), '["VARCHAR"]'), []),
-         coalesce(flatten(list_transform(
-           list_filter(f.claim_list, lambda c: coalesce(c.material, false)),
-           lambda c: coalesce(c.evidence_ids, []))), [])))                  AS cited_ids,
-       lower(trim(json_extract_string(f.outage_test, '$')))                             AS outage_test
+            THEN NULL ELSE f.rc_family_raw END                        AS rc_family,
+       coalesce(f.r.root_cause.confidence, 'none')                    AS rc_confidence,
+       f.r.outcome                                                    AS outcome,
+       coalesce(f.r.novel, false)                                     AS novel,
+       list_transform(f.r.hypotheses, lambda x: lower(trim(x.family))) AS hyp_families,
+       f.rc_ids                                                       AS rc_evidence_ids,
+       list_distinct(list_concat(f.rc_ids, coalesce(flatten(list_transform(
+           list_filter(f.r.claims, lambda c: coalesce(c.material, false)),
+           lambda c: coalesce(c.evidence_ids, []))), [])))            AS cited_ids,
+       f.r.evidence                                                   AS evidence,
+       lower(trim(json_extract_string(f.outage_test, '$')))           AS outage_test
 FROM fam f
-LEFT JOIN latest_review r ON r.analysis_hash = json_extract_string(f.harness, '$.analysis_hash');
+LEFT JOIN latest_review r ON r.analysis_hash = f.h.analysis_hash;

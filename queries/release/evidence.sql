@@ -1,5 +1,5 @@
 -- Evidence of the measured captures: decides what each evidence artifact counts as.
--- reads: release_capture (capture.sql), capture_input
+-- reads: release_capture (capture.sql)
 -- writes: release_evidence(capture_id, evidence_id, source_group, live, dispositive, supports)
 --   live = usable (default true) and origin 'current_run' (historical knowledge is context,
 --   never support); source_group = source_group, else source, lower-cased (the independent
@@ -12,11 +12,4 @@ SELECT capture_id,
        coalesce(e.usable, true) AND e.origin = 'current_run'       AS live,
        coalesce(trim(e.dispositive_signature), '') <> ''           AS dispositive,
        list_transform(coalesce(e.supports, []), lambda s: lower(trim(s))) AS supports
-FROM (
-  SELECT c.capture_id,
-         unnest(from_json(json_extract(i.response, '$.evidence'),
-           '[{"id": "VARCHAR", "source": "VARCHAR", "source_group": "VARCHAR",
-              "origin": "VARCHAR", "usable": "BOOLEAN", "dispositive_signature": "VARCHAR",
-              "supports": ["VARCHAR"]}]')) AS e
-  FROM release_capture c JOIN capture_input i ON i.src = c.src AND i.line = c.line
-);
+FROM (SELECT capture_id, unnest(evidence) AS e FROM release_capture);

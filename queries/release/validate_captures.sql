@@ -8,32 +8,41 @@
 --   provenance. Only the fields the release metrics read are checked here (the full
 --   contract is the pydantic model `rcaeval.release.Capture`).
 CREATE OR REPLACE TEMP TABLE capture_problem AS
-WITH base AS (
-  SELECT src, line, capture_input.*,
-         CASE WHEN json_type(capture_id) = 'VARCHAR' THEN json_extract_string(capture_id, '$') END AS cid
+WITH parsed AS MATERIALIZED (
+  -- parse each response once: the checks below read these small pieces, not the document
+  SELECT src, line, capture_input.* EXCLUDE (response),
+         CASE WHEN json_type(capture_id) = 'VARCHAR' THEN json_extract_string(capture_id, '$') END AS cid,
+         json_type(response) AS response_type,
+         json_extract(response, ['$.outcome', '$.root_cause', '$.novel', '$.evidence',
+                                 '$.hypotheses', '$.claims']) AS rp
   FROM capture_input
 ),
-evidence AS (
+base AS MATERIALIZED (
+  SELECT * EXCLUDE (rp), rp[1] AS r_outcome, rp[2] AS r_rc, rp[3] AS r_novel,
+         rp[4] AS r_evidence, rp[5] AS r_hypotheses, rp[6] AS r_claims
+  FROM parsed
+),
+evidence AS MATERIALIZED (
   SELECT src, line, cid, unnest(range(len(items))) AS i, unnest(items) AS e
-  FROM (SELECT src, line, cid, json_extract(response, '$.evidence[*]') AS items FROM base
-        WHERE json_type(response, '$.evidence') = 'ARRAY')
+  FROM (SELECT src, line, cid, json_extract(r_evidence, '$[*]') AS items FROM base
+        WHERE json_type(r_evidence) = 'ARRAY')
 ),
-hypotheses AS (
+hypotheses AS MATERIALIZED (
   SELECT src, line, cid, unnest(range(len(items))) AS i, unnest(items) AS h
-  FROM (SELECT src, line, cid, json_extract(response, '$.hypotheses[*]') AS items FROM base
-        WHERE json_type(response, '$.hypotheses') = 'ARRAY')
+  FROM (SELECT src, line, cid, json_extract(r_hypotheses, '$[*]') AS items FROM base
+        WHERE json_type(r_hypotheses) = 'ARRAY')
 ),
-claims AS (
+claims AS MATERIALIZED (
   SELECT src, line, cid, unnest(range(len(items))) AS i, unnest(items) AS c
-  FROM (SELECT src, line, cid, json_extract(response, '$.claims[*]') AS items FROM base
-        WHERE json_type(response, '$.claims') = 'ARRAY')
+  FROM (SELECT src, line, cid, json_extract(r_claims, '$[*]') AS items FROM base
+        WHERE json_type(r_claims) = 'ARRAY')
 ),
-tools AS (
+tools AS MATERIALIZED (
   SELECT src, line, cid, unnest(range(len(items))) AS i, unnest(items) AS t
   FROM (SELECT src, line, cid, json_extract(tool_executions, '$[*]') AS items FROM base
         WHERE json_type(tool_executions) = 'ARRAY')
 ),
-activations AS (
+activations AS MATERIALIZED (
   SELECT src, line, cid, unnest(range(len(items))) AS i, unnest(items) AS a
   FROM (SELECT src, line, cid, json_extract(knowledge_activations, '$[*]') AS items FROM base
         WHERE json_type(knowledge_activations) = 'ARRAY')
@@ -66,36 +75,37 @@ problems AS (
   WHERE json_type(stage) IS DISTINCT FROM 'VARCHAR' OR NOT list_contains($stages, json_extract_string(stage, '$'))
   UNION ALL
   SELECT src, line, cid, 'response', 'required: a JSON object (the RCA response)'
-  FROM base WHERE json_type(response) IS DISTINCT FROM 'OBJECT' AND NOT list_contains(bad_json, 'response')
+  FROM base WHERE response_type IS DISTINCT FROM 'OBJECT' AND NOT list_contains(bad_json, 'response')
   UNION ALL
   SELECT src, line, cid, 'response.outcome', 'must be one of ' || array_to_string($outcomes, ', ')
   FROM base
-  WHERE json_type(response) = 'OBJECT'
-    AND (json_type(response, '$.outcome') IS DISTINCT FROM 'VARCHAR'
-         OR NOT list_contains($outcomes, json_extract_string(response, '$.outcome')))
+  WHERE response_type = 'OBJECT'
+    AND (json_type(r_outcome) IS DISTINCT FROM 'VARCHAR'
+         OR NOT list_contains($outcomes, json_extract_string(r_outcome, '$')))
   UNION ALL
   SELECT src, line, cid, 'response.root_cause', 'must be a JSON object'
-  FROM base WHERE json_type(response, '$.root_cause') NOT IN ('OBJECT', 'NULL')
+  FROM base WHERE json_type(r_rc) NOT IN ('OBJECT', 'NULL')
   UNION ALL
   SELECT src, line, cid, 'response.root_cause.family', 'must be a string or null'
-  FROM base WHERE json_type(response, '$.root_cause.family') NOT IN ('VARCHAR', 'NULL')
+  FROM base WHERE json_type(r_rc, '$.family') NOT IN ('VARCHAR', 'NULL')
   UNION ALL
   SELECT src, line, cid, 'response.root_cause.confidence',
          'must be one of ' || array_to_string($confidences, ', ')
   FROM base
-  WHERE json_type(response, '$.root_cause.confidence') IS NOT NULL
-    AND NOT coalesce(list_contains($confidences, json_extract_string(response, '$.root_cause.confidence')), false)
+  WHERE json_type(r_rc, '$.confidence') IS NOT NULL
+    AND NOT coalesce(list_contains($confidences, json_extract_string(r_rc, '$.confidence')), false)
   UNION ALL
   SELECT src, line, cid, 'response.root_cause.evidence_ids', 'must be a list of strings'
-  FROM base WHERE json_type(response, '$.root_cause.evidence_ids') NOT IN ('ARRAY', 'NULL')
+  FROM base WHERE json_type(r_rc, '$.evidence_ids') NOT IN ('ARRAY', 'NULL')
   UNION ALL
   SELECT src, line, cid, 'response.novel', 'must be true or false'
-  FROM base WHERE json_type(response, '$.novel') NOT IN ('BOOLEAN', 'NULL')
+  FROM base WHERE json_type(r_novel) NOT IN ('BOOLEAN', 'NULL')
   UNION ALL
   SELECT src, line, cid, 'response.' || k, 'must be a list'
-  FROM (SELECT src, line, cid, response, unnest(['evidence', 'hypotheses', 'claims']) AS k
-        FROM base WHERE json_type(response) = 'OBJECT')
-  WHERE json_type(response, '$.' || k) NOT IN ('ARRAY', 'NULL')
+  FROM (SELECT src, line, cid, unnest(['evidence', 'hypotheses', 'claims']) AS k,
+               unnest([json_type(r_evidence), json_type(r_hypotheses), json_type(r_claims)]) AS t
+        FROM base WHERE response_type = 'OBJECT')
+  WHERE t NOT IN ('ARRAY', 'NULL')
   UNION ALL
   SELECT src, line, cid, 'response.hypotheses[' || i || '].family', 'required: a string'
   FROM hypotheses WHERE json_type(h, '$.family') IS DISTINCT FROM 'VARCHAR'

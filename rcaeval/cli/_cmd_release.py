@@ -14,6 +14,10 @@ GATE_EXIT_HELP = (
     "6 no such file."
 )
 
+DbOpt = Annotated[Path | None, typer.Option(
+    "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb; ':memory:' "
+    "works).", show_default=False)]
+
 
 def register(app: typer.Typer) -> None:
     release = typer.Typer(
@@ -108,7 +112,118 @@ def register(app: typer.Typer) -> None:
                    f"{info['n_reviews']} reviews to {info['reviews']}, and "
                    f"{', '.join(p.name for p in files)}")
 
+    reviews = typer.Typer(help="Operator reviews: validate, import into the store, history "
+                          "across re-analyses, verified actions.", no_args_is_help=True)
+    release.add_typer(reviews, name="reviews")
+
+    @reviews.command("validate", help="Validate operator reviews (.jsonl or .csv). Exit 3 "
+                     "when any row is invalid (each named with file, line and field).")
+    def reviews_validate(file: Annotated[Path, typer.Argument(help="Reviews file.")]) -> None:
+        from rcaeval.release._reviews import read_reviews
+
+        rf = read_reviews(file)
+        typer.echo(f"{len(rf.reviews)} valid review(s), {len(rf.problems)} invalid")
+        if rf.problems:
+            _print_problems(rf.problems)
+            raise typer.Exit(3)
+
+    @reviews.command("import", help=(
+        "Validate reviews (.jsonl or .csv) and store the valid ones; re-importing is "
+        "idempotent, an edited review replaces its row. --captures records which analysis of "
+        "each incident is current (a re-analysis opens a new review surface). Exit 3 when any "
+        "row is invalid (the valid ones are still imported)."))
+    def reviews_import(
+        file: Annotated[Path, typer.Argument(help="Reviews file.")],
+        captures: Annotated[Path | None, typer.Option(
+            "--captures", help="Capture export whose analyses date the reviews.")] = None,
+        db: DbOpt = None,
+    ) -> None:
+        from rcaeval.release._review_store import import_reviews
+        from rcaeval.store import connect
+
+        with connect(db) as store:
+            res = import_reviews(store, file, captures=captures)
+        typer.echo(f"{res.new} new, {res.changed} changed, {res.unchanged} unchanged, "
+                   f"{len(res.problems)} invalid; {res.analyses_from_captures} analyses from "
+                   "captures")
+        if res.problems:
+            _print_problems(res.problems)
+            raise typer.Exit(3)
+
+    @reviews.command("history", help="Stored reviews with their state (current / historical) "
+                     "and whether each is the effective review of its analysis.")
+    def reviews_history(
+        incident: Annotated[str | None, typer.Option("--incident")] = None,
+        db: DbOpt = None,
+    ) -> None:
+        from rcaeval.release._review_store import review_history
+        from rcaeval.store import connect
+
+        with connect(db, read_only=True) as store:
+            frame = review_history(store, incident)
+        _print_frame("review history", frame.select(
+            "incident", "analysis_hash", "review_id", "reviewed_at", "state", "effective",
+            "passing", "resolution_outcome", "action_that_worked"))
+
+    @reviews.command("actions", help="Verified actions: actions that worked, from effective "
+                     "reviews whose outcome is resolved or mitigated (never from a report "
+                     "recommendation alone).")
+    def reviews_actions(
+        db: DbOpt = None,
+        out: Annotated[Path | None, typer.Option("--out", help="Also write JSONL.")] = None,
+    ) -> None:
+        from rcaeval.release._review_store import verified_actions
+        from rcaeval.store import connect
+
+        with connect(db, read_only=True) as store:
+            frame = verified_actions(store)
+        _print_frame("verified actions", frame)
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            frame.write_ndjson(out)
+
+    @release.command("candidates", help=(
+        "Incident-derived knowledge candidates from passing reviews: the trace-ledger path, "
+        "else the auditable harness_claim path (docs/release.md). Writes candidates as JSONL; "
+        "rejected reviews with their reasons to --rejected-out. Exit 3 when an input row is "
+        "invalid."))
+    def candidates_cmd(
+        reviews_file: Annotated[Path, typer.Option("--reviews", help="Reviews .jsonl/.csv.")],
+        captures: Annotated[Path, typer.Option("--captures", help="Capture export.")],
+        out: Annotated[Path, typer.Option("--out", help="Candidates JSONL.")],
+        rejected_out: Annotated[Path | None, typer.Option("--rejected-out")] = None,
+    ) -> None:
+        import orjson
+
+        from rcaeval.release._candidates import knowledge_candidates
+
+        res = knowledge_candidates(reviews_file, captures)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(b"".join(orjson.dumps(c) + b"\n" for c in res.candidates))
+        if rejected_out is not None:
+            rejected_out.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in res.rejected))
+        paths: dict[str, int] = {}
+        for c in res.candidates:
+            paths[c["evidence_source"]] = paths.get(c["evidence_source"], 0) + 1
+        typer.echo(f"{len(res.candidates)} candidate(s) {paths}, {len(res.rejected)} "
+                   f"review(s) rejected; wrote {out}")
+        if res.problems:
+            _print_problems(res.problems)
+            raise typer.Exit(3)
+
     app.add_typer(release, name="release")
+
+
+def _print_frame(title: str, frame: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{title} ({frame.height})")
+    for col in frame.columns:
+        table.add_column(col)
+    for row in frame.iter_rows():
+        table.add_row(*(_fmt(v) for v in row))
+    Console(width=200).print(table)
 
 
 def _fmt(v: Any) -> str:

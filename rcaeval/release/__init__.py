@@ -10,6 +10,7 @@ reviews, and the gate itself (seed 003's release procedure). See docs/release.md
 
 from __future__ import annotations
 
+from rcaeval.release._candidates import CandidateResult, knowledge_candidates
 from rcaeval.release._gate import GateResult, GateRow, check_gate, load_artifact
 from rcaeval.release._metrics import (
     METRICS_FORMAT,
@@ -33,6 +34,12 @@ from rcaeval.release._models import (
     ToolExecution,
     json_schemas,
 )
+from rcaeval.release._review_store import (
+    ImportResult,
+    import_reviews,
+    review_history,
+    verified_actions,
+)
 from rcaeval.release._reviews import read_reviews
 from rcaeval.release._synthetic import synthetic_artifact, write_synthetic_files
 from rcaeval.release._thresholds import GATE, GATE_METRICS, Threshold
@@ -40,7 +47,9 @@ from rcaeval.release._window import Window, parse_window
 
 __all__ = [
     "CAPTURE_FORMAT", "CASE_TYPES", "GATE", "GATE_METRICS", "METRICS_FORMAT", "REVIEW_FORMAT",
-    "REVIEW_SCORES", "STAGES", "VERIFIED_OUTCOMES", "Capture", "GateResult", "GateRow",
+    "REVIEW_SCORES", "STAGES", "VERIFIED_OUTCOMES", "CandidateResult", "Capture", "GateResult",
+    "GateRow", "ImportResult", "import_reviews", "knowledge_candidates", "review_history",
+    "verified_actions",
     "KnowledgeActivation", "Measurement", "Review", "Threshold", "ToolExecution", "Window",
     "check_gate", "json_schemas", "load_artifact", "measure", "metrics", "parse_window",
     "read_reviews", "seal", "synthetic_artifact", "write_document", "write_metrics_json",

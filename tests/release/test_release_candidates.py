@@ -1,0 +1,96 @@
+"""Knowledge candidates from passing reviews: the trace-ledger path with its two-source-group
+and linked-probe gates, the auditable harness_claim fallback and each of its conditions."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).parent))
+from release_builders import ahash, capture, evidence, review, write_jsonl  # noqa: E402
+
+from rcaeval.cli import main  # noqa: E402
+from rcaeval.release._candidates import knowledge_candidates  # noqa: E402
+
+PROBE = [{"tool": "kubectl_describe", "destructive": False, "probe_template_id": "probe-oom",
+          "ok": True}]
+ONE_GROUP = [evidence("E01", "prometheus", supports=["oom_kill"]),
+             evidence("E02", "prometheus", supports=["oom_kill"])]
+CLAIM = [{"text": "restarts follow OOMKilled", "material": True, "evidence_ids": ["E01"]}]
+
+
+def _run(tmp_path: Path, caps: list, reviews: list):
+    c = write_jsonl(tmp_path / "c.jsonl", caps)
+    r = write_jsonl(tmp_path / "r.jsonl", reviews)
+    return knowledge_candidates(r, c)
+
+
+def test_complete_ledger_is_the_preferred_path(tmp_path: Path) -> None:
+    res = _run(tmp_path, [capture("a", tools=PROBE, claims=CLAIM)], [review("r", ahash("a"))])
+    (cand,) = res.candidates
+    assert cand["evidence_source"] == "trace_ledger"
+    assert cand["provenance"]["promotion_path"] == "trace_ledger"
+    assert cand["probe_template_ids"] == ["probe-oom"]
+    assert cand["source_groups"] == ["k8s_events", "prometheus"]
+    assert cand["verified_actions"] == ["raise the memory limit"]
+
+
+def test_incomplete_ledger_falls_back_to_harness_claim(tmp_path: Path) -> None:
+    # one source group and no executed probe: the ledger path's gates fail
+    res = _run(tmp_path, [capture("a", ev=ONE_GROUP)], [review("r", ahash("a"))])
+    (cand,) = res.candidates
+    assert cand["evidence_source"] == "harness_claim"
+    assert cand["provenance"]["promotion_path"] == "harness_claim"
+    assert cand["probe_template_ids"] == []          # never invented
+    assert cand["evidence_ids"] == ["E01", "E02"]
+    assert any("source group" in g for g in cand["provenance"]["ledger_gaps"])
+
+
+def _rejected(tmp_path: Path, cap: dict, rev: dict | None = None) -> list[str]:
+    res = _run(tmp_path, [cap], [rev or review("r", ahash(cap["capture_id"]))])
+    assert res.candidates == []
+    (rej,) = res.rejected
+    return rej["reasons"]
+
+
+def test_harness_claim_conditions(tmp_path: Path) -> None:
+    why = _rejected(tmp_path, capture("a", ev=ONE_GROUP, status="degraded"))
+    assert any("not supported" in w for w in why)
+    failed_gate = capture("b", ev=ONE_GROUP)
+    failed_gate["harness"]["gates"] = {"gate1": True, "gate2": False}
+    assert any("gate failed" in w for w in _rejected(tmp_path, failed_gate))
+    contradicting = [evidence("E01", "prometheus", supports=["oom_kill"]),
+                     evidence("E02", "prometheus", supports=["disk_full"])]
+    assert any("contradicts" in w for w in _rejected(tmp_path, capture("c", ev=contradicting)))
+    odd_ids = [evidence("ev-1", "prometheus", supports=["oom_kill"])]
+    assert any("not canonical" in w for w in _rejected(tmp_path, capture("d", ev=odd_ids)))
+    assert any("no supporting evidence id" in w
+               for w in _rejected(tmp_path, capture("e", ev=ONE_GROUP, rc_ids=[])))
+
+
+def test_review_and_snapshot_conditions(tmp_path: Path) -> None:
+    assert any("does not match the snapshot family" in w for w in _rejected(
+        tmp_path, capture("a", tools=PROBE), review("r", ahash("a"), family="disk_full")))
+    assert any("does not pass" in w for w in _rejected(
+        tmp_path, capture("b", tools=PROBE), review("r", ahash("b"), gate="fail")))
+    assert any("does not pass" in w for w in _rejected(
+        tmp_path, capture("c", tools=PROBE), review("r", ahash("c"), score=2)))
+    assert any("no expected family" in w for w in _rejected(
+        tmp_path, capture("d", tools=PROBE), review("r", ahash("d"), family=None)))
+    assert any("no capture" in w for w in _rejected(
+        tmp_path, capture("e", tools=PROBE), review("r", ahash("zzz"))))
+
+
+def test_unverified_action_is_not_attached_and_cli(tmp_path: Path) -> None:
+    c = write_jsonl(tmp_path / "c.jsonl", [capture("a", tools=PROBE, claims=CLAIM),
+                                           capture("b", family="disk_full")])
+    r = write_jsonl(tmp_path / "r.jsonl", [review("r1", ahash("a"), outcome="unresolved"),
+                                           review("r2", ahash("b"))])
+    out, rej = tmp_path / "k.jsonl", tmp_path / "rej.jsonl"
+    assert main(["release", "candidates", "--reviews", str(r), "--captures", str(c),
+                 "--out", str(out), "--rejected-out", str(rej)]) == 0
+    (cand,) = [orjson.loads(x) for x in out.read_bytes().splitlines()]
+    assert cand["verified_actions"] == []
+    assert orjson.loads(rej.read_bytes())["review_id"] == "r2"
