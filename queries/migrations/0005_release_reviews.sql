@@ -1,4 +1,4 @@
--- Migration 0004: operator reviews and the analyses they review (docs/release.md).
+-- Migration 0005: operator reviews and the analyses they review (docs/release.md).
 -- A review is tied to the analysis_hash it reviewed; a re-analysis of an incident (a new
 -- analysis_hash) opens a new review surface and older reviews stay as history. Which analysis
 -- is current, and which review is effective, is decided at query time by
