@@ -72,6 +72,14 @@ def score_command(fixtures: Path, min_top1: float | None, baseline: Path | None,
         _OUT.print(f"known Top-1: {c}/{t}" + (f"   baseline: "
                    f"{s.baseline['known_top1']['correct']}/{s.baseline['known_top1']['total']}"
                    if s.baseline else ""))
+        ni = s.no_information
+        if ni is not None and ni.n:
+            _OUT.print(f"no-information baseline (always {escape(str(ni.label))}): "
+                       f"{ni.hits}/{ni.n}")
+        mc = s.versus_baseline
+        if mc is not None:
+            _OUT.print(f"paired exact McNemar vs the baseline: Top-1 only in the baseline "
+                       f"{mc.b}, only now {mc.c}, p = {mc.p_value:.4f}")
         for f in s.failures:
             _OUT.print(f"[red]FAIL[/red] {escape(f)}")
     if cases_out is not None:

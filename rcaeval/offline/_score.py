@@ -17,6 +17,7 @@ from rcaeval.errors import InputError, NotFoundError
 from rcaeval.metrics import compute_metrics, metric_registry
 from rcaeval.offline._fixture import CASE_TYPES, FixtureError, FixtureSet, read_fixtures
 from rcaeval.offline._fixture_tables import load_fixture_tables
+from rcaeval.stats import McNemarResult, NoInfoBaseline, mcnemar_paired, no_information_baseline
 
 BASELINE_FORMAT = "rcaeval.offline_baseline/1"
 TOP1_METRIC = "offline_known_top1"
@@ -48,6 +49,11 @@ class OfflineScore:
     failures: list[str] = field(default_factory=list)
     regressed_cases: list[str] = field(default_factory=list)
     baseline: dict[str, Any] | None = None
+    no_information: NoInfoBaseline | None = None
+    """Known Top-1 of always answering the most frequent expected family."""
+    versus_baseline: McNemarResult | None = None
+    """Exact paired McNemar test of known Top-1 against the baseline, over the known cases
+    both score (b: Top-1 in the baseline only, c: Top-1 now only)."""
 
     @property
     def ok(self) -> bool:
@@ -58,6 +64,13 @@ class OfflineScore:
             "fixtures": self.fixtures, "ok": self.ok,
             "known_top1": {"correct": self.known_top1[0], "total": self.known_top1[1]},
             "failures": list(self.failures), "regressed_cases": list(self.regressed_cases),
+            "no_information": None if self.no_information is None else {
+                "family": self.no_information.label, "hits": self.no_information.hits,
+                "n": self.no_information.n},
+            "versus_baseline": None if self.versus_baseline is None else {
+                "baseline_only": self.versus_baseline.b, "now_only": self.versus_baseline.c,
+                "both": self.versus_baseline.both, "neither": self.versus_baseline.neither,
+                "p_value": self.versus_baseline.p_value},
             "errors": [e.as_dict() for e in self.errors],
             "metrics": self.metrics.to_dicts(), "cases": self.cases.to_dicts(),
         }
@@ -108,11 +121,17 @@ def score_fixtures(
         elif correct / total < min_top1:
             out.failures.append(f"known Top-1 {correct}/{total} = {correct / total:.3f} is "
                                 f"below --min-top1 {min_top1:g}")
+    known = cases.filter(pl.col("case_type") == "known")
+    out.no_information = no_information_baseline(known["expected_family"].to_list())
     if base is not None:
         b_correct = int(base["known_top1"]["correct"])
         b_total = int(base["known_top1"]["total"])
-        hits = set(cases.filter(pl.col("case_type") == "known")
-                   .filter(pl.col("top1_hit"))["case_id"].to_list())
+        hits = set(known.filter(pl.col("top1_hit"))["case_id"].to_list())
+        was = set(base["known_top1"].get("correct_cases", []))
+        both_scored = [c for c in known["case_id"].to_list()
+                       if c in set(base["known_top1"].get("known_cases") or [c])]
+        out.versus_baseline = mcnemar_paired([c in was for c in both_scored],
+                                             [c in hits for c in both_scored])
         out.regressed_cases = sorted(set(base["known_top1"].get("correct_cases", [])) - hits)
         if correct < b_correct:
             lost = f" (no longer Top-1: {', '.join(out.regressed_cases)})" \
@@ -136,6 +155,7 @@ def baseline_dict(score: OfflineScore, fixtures_bytes: bytes | None = None) -> d
         "known_top1": {
             "correct": score.known_top1[0], "total": score.known_top1[1],
             "correct_cases": sorted(known.filter(pl.col("top1_hit"))["case_id"].to_list()),
+            "known_cases": sorted(known["case_id"].to_list()),
         },
         "metrics": {r["metric"]: {"numerator": r["numerator"], "denominator": r["denominator"]}
                     for r in score.metrics.iter_rows(named=True)},
@@ -172,8 +192,9 @@ def read_baseline(path: str | Path) -> dict[str, Any]:
                              field=f"known_top1.{key}")
     if top["correct"] > top["total"]:
         raise InputError("correct exceeds total", file=str(p), field="known_top1.correct")
-    cc = top.get("correct_cases", [])
-    if not isinstance(cc, list) or not all(isinstance(c, str) for c in cc):
-        raise InputError("must be a list of case ids", file=str(p),
-                         field="known_top1.correct_cases")
+    for key in ("correct_cases", "known_cases"):
+        cc = top.get(key, [])
+        if not isinstance(cc, list) or not all(isinstance(c, str) for c in cc):
+            raise InputError("must be a list of case ids", file=str(p),
+                             field=f"known_top1.{key}")
     return data

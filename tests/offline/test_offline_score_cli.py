@@ -56,6 +56,13 @@ def test_baseline_no_regress_rule(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["offline", "score", "--fixtures", f23, "--baseline", str(base)]) == 0
     s = score_fixtures(f21, baseline=base)
     assert s.regressed_cases == ["k05"] and not s.ok
+    # the paired exact McNemar test against the baseline: one discordant case, p = 1
+    mc = s.versus_baseline
+    assert (mc.b, mc.c, mc.both, mc.neither) == (1, 0, 21, 1) and mc.p_value == 1.0
+    # the no-information baseline: always the most frequent expected family (all oom_kill)
+    assert (s.no_information.label, s.no_information.hits, s.no_information.n) == \
+        ("oom_kill", 23, 23)
+    assert b["known_top1"]["known_cases"] == sorted(r["case_id"] for r in _known(22, 1))
 
 
 def test_bad_input_exit_3_scores_the_rest(tmp_path: Path,
