@@ -18,6 +18,10 @@ class ExitCode(IntEnum):
     """A bug in rcaeval: an unexpected exception."""
     NOT_FOUND = 6
     """A named run, case, suite or file does not exist."""
+    INFRA_ERROR = 7
+    """A run finished but some cases errored or timed out for infrastructure reasons (the
+    agent could not start, the ACP handshake failed, a malformed case, a judge error, the
+    case deadline): their results are missing or partial, so the run proves nothing."""
 
 
 class RcaevalError(Exception):
@@ -56,3 +60,7 @@ class NotFoundError(RcaevalError):
 
 class GateFailed(RcaevalError):
     exit_code = ExitCode.GATE_FAILED
+
+
+class InfraError(RcaevalError):
+    exit_code = ExitCode.INFRA_ERROR

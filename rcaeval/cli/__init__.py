@@ -8,6 +8,7 @@ import importlib
 import pkgutil
 import sys
 import traceback
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -18,10 +19,14 @@ from rcaeval.errors import ExitCode, RcaevalError
 app = typer.Typer(
     name="rcaeval",
     help="Evaluate AI root-cause-analysis agents. Exit codes: 0 ok, 2 usage, 3 invalid input, "
-    "4 gate/regression failure, 5 internal error, 6 not found (docs/cli.md).",
+    "4 gate/threshold/regression failure, 5 internal error, 6 not found, 7 cases errored or "
+    "timed out (docs/cli.md).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's plain help: it wraps to the terminal and never truncates option names (the rich
+    # panels cut `--workspace-root` to `--workspace-ro…` at 80 columns)
+    rich_markup_mode=None,
 )
 err_console = Console(stderr=True)
 
@@ -41,11 +46,33 @@ def _root() -> None:
     """Evaluate AI root-cause-analysis agents."""
 
 
+def _tidy_metavars(command: Any) -> None:
+    """Options without an explicit metavar show their name (``--db DB``, ``--jobs JOBS``)
+    instead of the type (``<path>``, ``<int range>``, ``<list[str]>``); flags show none;
+    arguments show their name only."""
+    for param in command.params:
+        if getattr(param, "param_type_name", None) == "option" and param.metavar is None \
+                and param.name and not param.is_flag and not param.count:
+            param.metavar = param.name.upper()
+        elif getattr(param, "param_type_name", None) == "argument":
+            param.display_type_rich = lambda ctx: None  # "RUN_ID  The run…", not "<str>"
+            param.metavar = param.metavar or param.name.upper()
+    for sub in getattr(command, "commands", {}).values():
+        _tidy_metavars(sub)
+
+
+def command() -> Any:
+    """The click command behind ``rcaeval`` (with tidy metavars)."""
+    cmd = typer.main.get_command(app)
+    _tidy_metavars(cmd)
+    return cmd
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI and map errors onto the documented exit codes."""
     try:
         # standalone mode: typer/click report usage errors themselves and exit with 2.
-        app(args=argv, prog_name="rcaeval")
+        command().main(args=argv, prog_name="rcaeval")
     except SystemExit as exc:
         code = exc.code
         if code is None:

@@ -169,6 +169,7 @@ def register(app: typer.Typer) -> None:
         """Print one judgment as a bucket -> check -> evidence tree; with a semantic shadow,
         the deterministic and blended judgments side by side (docs/semantic.md)."""
         from rcaeval.judge import explain_tree, load_judgment
+        from rcaeval.report import describe_file_problem, parse_errors_of
         from rcaeval.semantic import load_shadow, side_by_side
         from rcaeval.store import connect
 
@@ -176,8 +177,9 @@ def register(app: typer.Typer) -> None:
         try:
             packet = load_judgment(store, run_id, case_id)
             shadow = load_shadow(store, run_id, case_id)
+            problems = parse_errors_of(store, run_id).get(case_id, [])
         finally:
             store.close()
-        _out.print(explain_tree(packet))
+        _out.print(explain_tree(packet, [describe_file_problem(p) for p in problems]))
         if shadow is not None:
             _out.print(side_by_side(packet, shadow))

@@ -1,7 +1,8 @@
 """`rcaeval run --suite SUITE --agent SPEC`: run a suite against an agent, judge each case as
 it finishes, write the reports; `--resume RUN_ID` finishes an interrupted run
-(docs/running.md). Exit 0 when the run completed (verdicts are results), 4 on a baseline
-regression with `--baseline-diff`, 130 when interrupted."""
+(docs/running.md). Exit 0 when the run completed (verdicts are results), 7 when a case errored
+or timed out (infrastructure), 4 on `--fail-under` / `--fail-on` or a baseline regression with
+`--baseline-diff`, 130 when interrupted."""
 
 from __future__ import annotations
 
@@ -96,8 +97,9 @@ def register(app: typer.Typer) -> None:
             "--jobs", "-j", min=1, help="Cases in parallel (default: the suite's "
             "execution.jobs).", show_default=False)] = None,
         timeout: Annotated[float | None, typer.Option(
-            "--timeout", min=0.001, help="Per-case wall clock in seconds (default: the suite's "
-            "case_timeout_s; a case's own execution.timeout_s wins).", show_default=False)
+            "--timeout", min=0.001, metavar="S", help="Per-case wall clock in seconds for "
+            "every case, overriding case.yaml's execution.timeout_s (default: each case's "
+            "own, else the suite's case_timeout_s).", show_default=False)
         ] = None,
         turn_timeout: Annotated[float | None, typer.Option(
             "--turn-timeout", min=0.001, help="Per prompt turn in seconds (default: the "
@@ -131,28 +133,70 @@ def register(app: typer.Typer) -> None:
         semantic_base_url: SemanticUrlOpt = None,
         semantic_samples: SemanticSamplesOpt = None,
         semantic_timeout: SemanticTimeoutOpt = None,
+        fail_under: Annotated[float | None, typer.Option(
+            "--fail-under", metavar="RATE", help="Exit 4 when the pass rate (passes / case "
+            "runs, quarantined cases left out) is below RATE (0-1).", show_default=False)
+        ] = None,
+        fail_on: Annotated[list[str] | None, typer.Option(
+            "--fail-on", metavar="VERDICTS", help="Exit 4 when a case is judged one of these "
+            "(comma-separated: fail, invalid).", show_default=False)] = None,
+        junit_xml: Annotated[Path | None, typer.Option(
+            "--junit-xml", metavar="PATH", help="Write JUnit XML: one testcase per case "
+            "(and repeat).", show_default=False)] = None,
+        results_json: Annotated[Path | None, typer.Option(
+            "--results-json", metavar="PATH", help="Write the results as JSON "
+            "(docs/results.md).", show_default=False)] = None,
+        repeat: Annotated[int | None, typer.Option(
+            "--repeat", min=1, metavar="K", help="Run every case K times (a fresh workspace "
+            "each; pass rate, pass@k, pass^k, flaky cases). Default 1.",
+            show_default=False)] = None,
+        tag: Annotated[list[str] | None, typer.Option(
+            "--tag", metavar="TAG", help="Run only cases with this tag (suite entry or "
+            "case.yaml; repeatable: any of them).", show_default=False)] = None,
+        case_type: Annotated[list[str] | None, typer.Option(
+            "--case-type", metavar="TYPE", help="Run only cases of this case_type "
+            "(repeatable: any of them).", show_default=False)] = None,
+        limit: Annotated[int | None, typer.Option(
+            "--limit", min=1, metavar="N", help="Run only the first N selected cases "
+            "(suite order).", show_default=False)] = None,
     ) -> None:
         """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
+        from rcaeval.cli._run_ci import finish, is_repeat_group, run_repeated
         from rcaeval.errors import InputError
-        from rcaeval.runner import RunInterrupted, parse_env_args, run_suite
+        from rcaeval.runner import RunInterrupted, parse_env_args, run_suite, select_cases
+        from rcaeval.runner._gate import check_fail_under, parse_fail_on
         from rcaeval.store import connect
 
         if resume and run_id and resume != run_id:
             raise InputError("--run-id and --resume name different runs", field="--resume")
+        fail_on_ = parse_fail_on(fail_on or [])
+        check_fail_under(fail_under)
         env = parse_env_args(agent_env or [])
         shadow = semantic_config(semantic, model=semantic_model, base_url=semantic_base_url,
                                  samples=semantic_samples, timeout=semantic_timeout)
+        if resume and (tag or case_type or limit):
+            raise InputError("--tag, --case-type and --limit cannot change the cases of a "
+                             "resumed run", field="--resume")
+        selected = cases or None if resume else select_cases(
+            registry, suite, case_ids=cases, tags=tag, case_types=case_type, limit=limit)
         console = wide_console()
         store = connect(db)
+        options = dict(
+            registry_root=registry, audit_root=audit_root, workspace_root=workspace_root,
+            jobs=jobs, case_timeout_s=timeout, turn_timeout_s=turn_timeout,
+            max_infra_retries=retries, case_ids=selected, agent_env=env,
+            progress=progress, expose_case_ids=expose_case_ids, semantic=shadow)
         try:
+            if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
+                run_repeated(console, store, suite, agent, repeat=repeat,
+                             run_id=resume or run_id, resume=resume is not None,
+                             options=options, baseline_diff=baseline_diff,
+                             registry=registry, fail_under=fail_under, fail_on=fail_on_,
+                             junit=junit_xml, results=results_json)
+                return
             try:
-                summary = run_suite(
-                    store, suite, agent, registry_root=registry, audit_root=audit_root,
-                    workspace_root=workspace_root, jobs=jobs, case_timeout_s=timeout,
-                    turn_timeout_s=turn_timeout, max_infra_retries=retries,
-                    run_id=resume or run_id, resume=resume is not None, case_ids=cases or None,
-                    agent_env=env, progress=progress, expose_case_ids=expose_case_ids,
-                    semantic=shadow)
+                summary = run_suite(store, suite, agent, run_id=resume or run_id,
+                                    resume=resume is not None, **options)
             except RunInterrupted as exc:
                 print_summary(console, exc.summary)
                 console.print(f"interrupted: resume with --resume {exc.summary.run_id}",
@@ -160,14 +204,16 @@ def register(app: typer.Typer) -> None:
                 raise typer.Exit(130) from None
             print_summary(console, summary)
             console.print(f"store: {store.label}", highlight=False, soft_wrap=True)
-            if baseline_diff:
-                _baseline_gate(console, store, summary.run_id, registry)
+            regressed = baseline_diff and _baseline_gate(console, store, summary.run_id,
+                                                         registry)
+            finish(console, store, [summary], fail_under=fail_under, fail_on=fail_on_,
+                   regressed=regressed, junit=junit_xml, results=results_json)
         finally:
             store.close()
 
 
-def _baseline_gate(console: Console, store: Any, run_id: str, registry: Path | None) -> None:
-    """Print the baseline diff; exit 4 on a regression. No baseline: a warning, exit 0."""
+def _baseline_gate(console: Console, store: Any, run_id: str, registry: Path | None) -> bool:
+    """Print the baseline diff; True on a regression. No baseline: a warning, False."""
     from rcaeval.cli import err_console
     from rcaeval.errors import NotFoundError
     from rcaeval.report import diff_against_baseline, render_diff
@@ -177,7 +223,6 @@ def _baseline_gate(console: Console, store: Any, run_id: str, registry: Path | N
     except NotFoundError as exc:
         err_console.print(f"[yellow]warning:[/yellow] no baseline comparison: {exc}",
                           highlight=False)
-        return
+        return False
     console.print(render_diff(diff, "text"), end="", highlight=False, markup=False)
-    if diff.gate_failed:
-        raise typer.Exit(4)
+    return diff.gate_failed

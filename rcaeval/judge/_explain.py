@@ -52,8 +52,11 @@ def _evidence_label(ev: dict[str, Any]) -> str:
     return escape(where)
 
 
-def explain_tree(packet: dict[str, Any]) -> Tree:
-    """A rich Tree of a judgment packet: verdict, then buckets, checks and their evidence."""
+def explain_tree(packet: dict[str, Any],
+                 file_problems: list[str] | None = None) -> Tree:
+    """A rich Tree of a judgment packet: verdict, then buckets, checks and their evidence;
+    ``file_problems`` (one line per file extraction could not parse or read, with the line and
+    byte of a parse error) are listed under the bundle."""
     verdict = packet.get("verdict")
     head = (
         f"[bold]{escape(packet['run_id'])} / {escape(packet['case_id'])}[/bold]  "
@@ -66,6 +69,10 @@ def explain_tree(packet: dict[str, Any]) -> Tree:
     bundle = packet.get("bundle") or {}
     tree.add(f"[dim]bundle:[/dim] {bundle.get('status')} {escape(str(bundle.get('dir') or ''))}"
              f" [dim]{escape(bundle.get('reason') or '')}[/dim]")
+    if file_problems:
+        files = tree.add(f"[yellow]files not used ({len(file_problems)}):[/yellow]")
+        for line in file_problems:
+            files.add(escape(line))
     for b in packet.get("buckets", []):
         status = b.get("status")
         node = tree.add(

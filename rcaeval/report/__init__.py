@@ -1,4 +1,4 @@
-"""Run reports and baselines (seed 001 §7.3–7.4; docs/reports.md, docs/baselines.md).
+"""Run reports and baselines (docs/reports.md, docs/baselines.md).
 
 Typical use::
 
@@ -111,3 +111,24 @@ from rcaeval.report._notebook import (  # noqa: E402 - the regression report not
 )
 
 __all__ += ["KERNEL_NAME", "NotebookRender", "render_regression_notebook"]
+
+# Machine-readable results (--results-json, --junit-xml) and file problems (docs/results.md).
+from rcaeval.report._junit import junit_xml, write_junit_xml  # noqa: E402
+from rcaeval.report._parse_errors import describe as describe_file_problem  # noqa: E402
+from rcaeval.report._parse_errors import parse_errors_of  # noqa: E402
+from rcaeval.report._results import (  # noqa: E402
+    RESULTS_SCHEMA,
+    run_results,
+    write_results_json,
+)
+
+__all__ += ["RESULTS_SCHEMA", "describe_file_problem", "junit_xml", "parse_errors_of",
+            "run_results", "write_junit_xml", "write_results_json"]
+
+# A repeat group against the baseline: rates and a significance test (docs/baselines.md).
+from rcaeval.report._repeat_diff import (  # noqa: E402
+    RepeatDiff,
+    diff_repeats_against_baseline,
+)
+
+__all__ += ["RepeatDiff", "diff_repeats_against_baseline"]

@@ -38,6 +38,8 @@ class RunData:
     known_top1: dict[str, Any] | None = None
     """The ``suite_known_top1`` metric row of the run (queries/metrics/suite_known_top1.sql):
     known cases whose answer names the registry's ground-truth family, with its interval."""
+    file_problems: pl.DataFrame | None = None
+    """Files extraction could not parse or read (queries/report/file_problems.sql)."""
 
     @property
     def run_id(self) -> str:
@@ -55,6 +57,11 @@ class RunData:
 
     def failing_checks_of(self, case_id: str) -> list[dict[str, Any]]:
         return self.failing_checks.filter(pl.col("case_id") == case_id).to_dicts()
+
+    def file_problems_of(self, case_id: str) -> list[dict[str, Any]]:
+        if self.file_problems is None:
+            return []
+        return self.file_problems.filter(pl.col("case_id") == case_id).to_dicts()
 
     def penalties_of(self, case_id: str) -> list[dict[str, Any]]:
         return self.penalties.filter(pl.col("case_id") == case_id).to_dicts()
@@ -87,6 +94,7 @@ def load_run(store: Store, run_id: str) -> RunData:
         semantic_lines=_semantic_lines(store, run_id),
         known_top1=compute_metrics(store.con, [KNOWN_TOP1_METRIC], {"run_id": run_id})
         .row(0, named=True),
+        file_problems=_query(store, "file_problems", {"run_id": run_id}),
     )
 
 

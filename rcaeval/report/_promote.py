@@ -1,4 +1,4 @@
-"""Promoting a run to its suite's baseline (seed 001 §7.4, docs/baselines.md):
+"""Promoting a run to its suite's baseline (docs/baselines.md):
 ``<registry>/baselines/<suite_id>.yaml`` and the snapshot ``<registry>/baselines/runs/<run_id>/``.
 """
 

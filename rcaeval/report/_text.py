@@ -1,4 +1,4 @@
-"""``report.txt`` (run summary) and ``report_detail.txt`` (per-case detail), seed 001 §7.3.
+"""``report.txt`` (run summary) and ``report_detail.txt`` (per-case detail) (docs/reports.md).
 
 The text depends only on the store, the registry and the baseline: fixed number formats,
 stable ordering (cases by id, buckets in report order) and no wall-clock time other than the
@@ -262,6 +262,12 @@ def _case_detail(ctx: ReportContext, c: dict[str, Any]) -> list[str]:
             lines.append(f"      evidence: {evidence}")
     if not checks:
         lines.append("  (none)")
+    problems = ctx.data.file_problems_of(cid)
+    if problems:
+        from rcaeval.report._parse_errors import describe
+
+        lines.append("files not used:")
+        lines += [f"  - {one_line(describe(p), 300)}" for p in problems]
     lines.append("diagnosis penalties:")
     penalties = ctx.data.penalties_of(cid)
     for p in penalties:

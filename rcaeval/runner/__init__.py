@@ -70,3 +70,24 @@ __all__ += [
     "new_run_id",
     "run_suite",
 ]
+
+# The run's exit status: infrastructure errors, --fail-under, --fail-on (docs/cli.md).
+from rcaeval.runner._gate import FAIL_ON_CHOICES, RunGate, gate_run  # noqa: E402
+
+__all__ += ["FAIL_ON_CHOICES", "RunGate", "gate_run"]
+
+# Repeats: a suite run K times as one repeat group (docs/running.md#repeats).
+from rcaeval.runner._repeat import (  # noqa: E402
+    RepeatInterrupted,
+    RepeatRun,
+    member_run_id,
+    repeat_group,
+    run_repeats,
+)
+
+__all__ += ["RepeatInterrupted", "RepeatRun", "member_run_id", "repeat_group", "run_repeats"]
+
+# Choosing cases: --case, --tag, --case-type, --limit (docs/running.md).
+from rcaeval.runner._select import select_cases  # noqa: E402
+
+__all__ += ["select_cases"]

@@ -111,7 +111,8 @@ class AcpAgent:
                 await _wait_exit(proc, 0.2)
                 crashed = proc.returncode is not None
                 tail = read_tail(stderr_path, 500).strip()
-                outcome.status = "crashed" if crashed else "errored"
+                # no session, no prompt: nothing the agent did can be judged (docs/running.md)
+                outcome.status = "errored"
                 outcome.error = f"ACP handshake failed: {exc}" + (
                     f" (exit code {proc.returncode})" if crashed else "") + (
                     f"; stderr tail: {tail}" if tail else "")

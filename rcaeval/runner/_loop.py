@@ -265,10 +265,12 @@ def _drain(store: Any, run_id: str, cases: Mapping[str, Any], events: queue.Queu
                     for _, cid, ts in started:
                         store.con.execute(q("mark_running"), {
                             "run_id": run_id, "case_id": cid, "started_at": ts})
+                for _, cid, _ts in started:
+                    bar.started(cid)
             finished = [e[1] for e in batch if e[0] == "done"]
             if finished:
-                for _cid, outcome in persist_cases(store, run_id, cases, finished, semantic):
-                    bar.record(outcome)
+                for cid, outcome in persist_cases(store, run_id, cases, finished, semantic):
+                    bar.record(outcome, cid)
                 remaining -= len(finished)
 
 

@@ -35,7 +35,8 @@ from e2e_kit import (
     tables_containing,
 )
 
-pytestmark = pytest.mark.skipif(not HAVE_SAMPLE, reason="sample data/recorded not generated")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not HAVE_SAMPLE, reason="sample data/recorded not generated")]
 
 SECRET = "E2E-SECRET-5f0c1a77d3"
 CASE = "tikv-panic-restart-001"

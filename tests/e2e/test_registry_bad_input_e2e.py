@@ -29,7 +29,8 @@ from e2e_kit import (
     run_cli,
 )
 
-pytestmark = pytest.mark.skipif(not HAVE_SAMPLE, reason="sample data/recorded not generated")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not HAVE_SAMPLE, reason="sample data/recorded not generated")]
 
 RUN = "rec-thorough"
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import duckdb
 import orjson
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ content = st.one_of(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(FILES), content, max_size=len(FILES)))
+@pytest.mark.slow
 def test_random_bundles_extract_without_errors(files: dict[str, bytes]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         case = Path(tmp) / "case"

@@ -53,6 +53,7 @@ def single_and_chunked(tmp_path_factory):
         store.close()
 
 
+@pytest.mark.slow
 def test_chunked_frame_equals_single_pass(single_and_chunked):
     (_, single, _), (_, chunked, _) = single_and_chunked
     assert single.height > 7 * 2
@@ -61,6 +62,7 @@ def test_chunked_frame_equals_single_pass(single_and_chunked):
     assert keys == sorted(keys)
 
 
+@pytest.mark.slow
 def test_chunked_store_rows_equal_single_pass(single_and_chunked):
     (s1, _, _), (s2, _, _) = single_and_chunked
     for table, cols in TABLES.items():
@@ -70,6 +72,7 @@ def test_chunked_store_rows_equal_single_pass(single_and_chunked):
         assert a == b, table
 
 
+@pytest.mark.slow
 def test_chunked_files_byte_identical(single_and_chunked):
     (_, frame, out1), (_, _, out2) = single_and_chunked
     f1, f2 = _files(out1), _files(out2)
@@ -77,12 +80,14 @@ def test_chunked_files_byte_identical(single_and_chunked):
     assert f1 == f2
 
 
+@pytest.mark.slow
 def test_one_judged_at_for_all_chunks(single_and_chunked):
     _, (store, _, _) = single_and_chunked
     n = store.con.execute("SELECT count(DISTINCT judged_at) FROM eval_judgment").fetchall()
     assert n == [(1,)]
 
 
+@pytest.mark.slow
 def test_chunked_judge_loaded_validates_every_key_first(single_and_chunked):
     """A bad key in a late chunk fails before any chunk is written."""
     from rcaeval.judge import judge_loaded
@@ -97,6 +102,7 @@ def test_chunked_judge_loaded_validates_every_key_first(single_and_chunked):
     assert after == before
 
 
+@pytest.mark.slow
 def test_judge_loaded_without_keys_is_chunked_too(single_and_chunked):
     from rcaeval.judge import judge_loaded
 
@@ -106,6 +112,7 @@ def test_judge_loaded_without_keys_is_chunked_too(single_and_chunked):
 
 
 @pytest.mark.parametrize("size", [0, -1])
+@pytest.mark.slow
 def test_bad_chunk_size(size, single_and_chunked):
     from rcaeval.judge import judge_loaded
 
@@ -114,6 +121,7 @@ def test_bad_chunk_size(size, single_and_chunked):
         judge_loaded(store, chunk_size=size, write_files=False)
 
 
+@pytest.mark.slow
 def test_cli_chunk_size_and_memory_limit(tmp_path, capsys):
     from rcaeval.cli import main
 

@@ -66,6 +66,7 @@ def test_store_rows_and_packets(judged):
     assert stored[0][0].encode() == packet
 
 
+@pytest.mark.slow
 def test_rejudge_is_byte_identical(judged, tmp_path):
     import rcaeval.store as st
     from rcaeval.judge import judge_audit

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import orjson
+import pytest
 from judge_kit import CASE, RUN, healthy_rows, judge_spec, make_db, setup_case
 from rich.console import Console
 
@@ -28,6 +29,7 @@ def _judge_twice(tmp_path):
     return outs
 
 
+@pytest.mark.slow
 def test_packet_is_byte_identical_on_rejudge_and_stored_verbatim(tmp_path):
     (f1, file1, stored1, con1), (f2, file2, stored2, _) = _judge_twice(tmp_path)
     assert file1 == file2

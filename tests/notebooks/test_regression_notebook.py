@@ -62,6 +62,7 @@ def test_notebook_has_parameters_cell() -> None:
     assert "regressed = " in nb.cells[-1].source
 
 
+@pytest.mark.slow
 def test_render_regression_fails_gate(store_with_baseline: tuple[Path, Path],
                                       tmp_path: Path) -> None:
     db, registry = store_with_baseline

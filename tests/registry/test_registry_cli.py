@@ -73,6 +73,7 @@ def schema_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return a, b
 
 
+@pytest.mark.slow
 def test_schema_writes_deterministic_json(schema_dirs: tuple[Path, Path]) -> None:
     a, b = schema_dirs
     names = {p.name for p in a.iterdir()}
@@ -86,6 +87,7 @@ def test_schema_writes_deterministic_json(schema_dirs: tuple[Path, Path]) -> Non
         assert list(schema) == sorted(schema)
 
 
+@pytest.mark.slow
 def test_schema_content(schema_dirs: tuple[Path, Path]) -> None:
     a, _ = schema_dirs
     judge = json.loads((a / "judge.schema.json").read_text())
@@ -98,6 +100,7 @@ def test_schema_content(schema_dirs: tuple[Path, Path]) -> None:
     assert "pass" in baseline["$defs"]["BaselineSummary"]["properties"]
 
 
+@pytest.mark.slow
 def test_committed_schemas_are_current(schema_dirs: tuple[Path, Path], repo_root: Path) -> None:
     a, _ = schema_dirs
     for name in sorted(REGISTRY_SCHEMAS):

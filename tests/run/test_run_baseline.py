@@ -3,10 +3,13 @@ no baseline is a warning, not a failure."""
 
 from __future__ import annotations
 
+import pytest
+
 from rcaeval.report import promote_baseline
 from rcaeval.store import connect
 
 
+@pytest.mark.slow
 def test_baseline_diff_exit_codes(rcaeval, paths, make_registry):
     reg = make_registry(["tikv-panic-restart-001", "disk-full-tikv-001"])
     common = ["--suite", "mini", "--registry", str(reg), "--db", str(paths["db"]),

@@ -6,6 +6,7 @@ import io
 import re
 from datetime import UTC, datetime
 
+import pytest
 from rich.console import Console
 
 from rcaeval.runner import RunProgress, agent_config, agent_hash, drop_run, new_run_id, run_suite
@@ -72,6 +73,7 @@ def test_expose_case_ids_is_part_of_the_agent_configuration():
     assert exposed["expose_case_ids"] is True and agent_hash(exposed) != agent_hash(base)
 
 
+@pytest.mark.slow
 def test_run_records_real_ids_and_keys_opaque_references(tmp_path):
     import orjson
     import pytest

@@ -62,33 +62,43 @@ def test_sigkill_midway_then_resume_matches_an_uninterrupted_run(
     expected = _judgments(db_query, paths["db"], "ref")
     assert len(expected) == len(CASES)
 
-    log = tmp_path / "agent.log"
-    slow = [*common, "--agent-env", "SLEEP_S=1", "--agent-env", f"LOG={log}"]
+    # a barrier instead of timing: with --jobs 1 the 4th case's agent waits for a release file
+    # that does not exist yet, so the kill lands after 3 agents finished and before the 4th
+    # answers, whatever the machine's load
+    log, gates = tmp_path / "agent.log", tmp_path / "gates"
+    gates.mkdir()
+    slow = [*common, "--agent-env", f"LOG={log}", "--agent-env", f"GATE_DIR={gates}",
+            "--agent-env", "GATE_AFTER=3"]
     with open(tmp_path / "killed.out", "w") as out:
         proc = subprocess.Popen([PY, "-m", "rcaeval", "run", *slow, "--run-id", "res",
                                  "--jobs", "1", *case_args], stdout=out, stderr=subprocess.STDOUT,
                                 env=cli_env(), cwd=tmp_path, start_new_session=True)
     run_dir = paths["audits"] / "res"
     try:
-        _wait_for(lambda: len(list(run_dir.glob("*/judgment.json"))) >= 3, 90,
-                  "three judged cases")
+        _wait_for(lambda: list(gates.glob("*.waiting"))
+                  and len(list(run_dir.glob("*/judgment.json"))) >= 3, 120,
+                  "three judged cases and the 4th agent at the barrier")
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    # SIGKILL does not reach the agents (own sessions): let the orphan finish its case
+    # SIGKILL does not reach the agents (own sessions): end the orphan at the barrier
+    (waiting,) = gates.glob("*.waiting")
+    os.kill(int(waiting.read_text()), signal.SIGKILL)
+    (gates / "release").touch()
     _wait_for(lambda: not _agents_in(paths["ws"]), 30, "orphaned agents to exit")
     # the store is consistent: every final case has its judgment, the run is still running
     state = db_query(paths["db"], "SELECT c.case_id, c.status, j.verdict IS NOT NULL "
                      "FROM eval_case_runs c LEFT JOIN eval_judgment j USING (run_id, case_id) "
                      "WHERE run_id = 'res'")
     finished = {cid for cid, status, judged in state if status in FINAL}
-    assert len(finished) >= 2 and len(finished) < len(CASES)
+    assert 2 <= len(finished) <= 3  # the 3rd may have been killed mid-commit
+    assert waiting.name.removesuffix(".waiting") not in finished
     assert all(judged for _cid, status, judged in state if status in FINAL)
     assert db_query(paths["db"], "SELECT status FROM eval_runs WHERE run_id = 'res'") == \
         [("running",)]
     logged_before = log.read_text().split()
 
-    resumed = rcaeval("run", *slow, "--resume", "res", "--jobs", "2", timeout=90)
+    resumed = rcaeval("run", *slow, "--resume", "res", "--jobs", "2", timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     logged_after = log.read_text().split()[len(logged_before):]
     assert not finished & set(logged_after), "a finished case ran again"
@@ -119,11 +129,10 @@ def test_sigterm_marks_the_run_interrupted_and_kills_the_agents(
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=cli_env(), cwd=tmp_path)
     _wait_for(lambda: len(list(pid_dir.glob("*.pid"))) == 2, 60, "two hanging agents")
-    t0 = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=30)
+    # the agents hang for ever: returning at all means the runner killed them
+    out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
-    assert time.monotonic() - t0 < 20
     assert "resume with --resume t1" in out
     for f in pid_dir.glob("*.pid"):
         assert not pid_running(int(f.read_text()))
@@ -163,6 +172,7 @@ def test_resume_needs_the_same_suite_and_agent_configuration(paths):
         assert s.sql("SELECT status, attempts FROM eval_case_runs").rows() == [("judged", 1)]
 
 
+@pytest.mark.slow
 def test_cli_refuses_a_resume_with_another_agent(rcaeval, paths):
     common = ["--suite", "smoke", "--db", str(paths["db"]), "--audit-root",
               str(paths["audits"])]

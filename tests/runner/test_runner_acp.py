@@ -80,11 +80,10 @@ def test_example_agent_end_to_end(make_case, dirs, panic_incident):
 
 def test_stderr_flood_does_not_deadlock(make_case, dirs):
     case, case_dir = make_case()
-    t0 = time.monotonic()
-    res = execute_case("r", case, f"{TRAP} stderr_flood", case_dir=case_dir, timeout_s=20,
+    res = execute_case("r", case, f"{TRAP} stderr_flood", case_dir=case_dir, timeout_s=300,
                        **dirs)
+    # a deadlock would end timed_out; no wall-clock bound (a loaded machine is not a bug)
     assert res.status == "completed", res.error
-    assert time.monotonic() - t0 < 15
     assert res.final_text.startswith("ok Alert")
     assert (res.audit_dir / ".rcaeval" / "agent.stderr").stat().st_size >= 3 * 1024 * 1024
 
@@ -94,10 +93,12 @@ def test_hanging_prompt_times_out_sends_cancel_and_kills_the_group(make_case, di
     agent = AcpAgent(f"{TRAP} hang", [PY, str(AGENTS / "acp_trap_agent.py"), "hang"],
                      cancel_grace_s=0.5)
     t0 = time.monotonic()
-    res = execute_case("r", case, agent, case_dir=case_dir, timeout_s=20,
+    res = execute_case("r", case, agent, case_dir=case_dir, timeout_s=300,
                        turn_timeout_s=1.0, keep_workspace=True, **dirs)
     assert res.status == "timed_out"
-    assert time.monotonic() - t0 < 12  # 20 s case timeout: the 1 s turn timeout cut it
+    # the 1 s turn timeout fired, not the 300 s case deadline (generous: a loaded CI box and
+    # the PID-namespace init's TERM grace)
+    assert time.monotonic() - t0 < 150
     assert "cancel sent" in res.error
     cancels = [m for m in _rpc_log(res.audit_dir)
                if m["dir"] == "out" and m["msg"].get("method") == "session/cancel"]
@@ -164,15 +165,17 @@ def test_agent_dying_before_answer_is_an_infra_retry(make_case, dirs):
     assert res.status == "crashed" and res.attempts == 2
     res2 = execute_case("r2", case, f"acp:{PY} -c 'import sys; sys.exit(2)'",
                         case_dir=case_dir, timeout_s=20, max_infra_retries=1, **dirs)
-    assert res2.status == "crashed" and res2.attempts == 2
-    assert "handshake" in res2.error
+    # dying during the handshake: no session, nothing to judge -> errored, not crashed
+    assert res2.status == "errored" and res2.attempts == 2
+    assert "handshake" in res2.error and "exit code 2" in res2.error
 
 
 def test_non_acp_command_fails_the_handshake_in_time(make_case, dirs):
     case, case_dir = make_case()
-    agent = AcpAgent("acp:sleep 30", ["sleep", "30"], handshake_timeout_s=0.5)
+    agent = AcpAgent("acp:sleep 600", ["sleep", "600"], handshake_timeout_s=0.5)
     t0 = time.monotonic()
-    res = execute_case("r", case, agent, case_dir=case_dir, timeout_s=20, max_infra_retries=0,
+    res = execute_case("r", case, agent, case_dir=case_dir, timeout_s=300, max_infra_retries=0,
                        **dirs)
     assert res.status == "errored" and "initialize timed out" in res.error
-    assert time.monotonic() - t0 < 5
+    # the 0.5 s handshake bound fired, not the 300 s case deadline (generous: a loaded box)
+    assert time.monotonic() - t0 < 150

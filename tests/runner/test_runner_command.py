@@ -63,11 +63,10 @@ def test_agent_written_output_wins(make_case, dirs):
 
 def test_lots_of_stderr_does_not_deadlock(make_case, dirs):
     case, case_dir = make_case()
-    t0 = time.monotonic()
-    res = execute_case("r", case, f"{CMD} stderr_flood", case_dir=case_dir, timeout_s=20,
+    res = execute_case("r", case, f"{CMD} stderr_flood", case_dir=case_dir, timeout_s=300,
                        **dirs)
+    # a deadlock would end timed_out; no wall-clock bound (a loaded machine is not a bug)
     assert res.status == "completed", res.error
-    assert time.monotonic() - t0 < 15
     assert res.final_text == "done after flood\n"
     assert (res.audit_dir / ".rcaeval" / "agent.stderr").stat().st_size >= 2 * 1024 * 1024
 

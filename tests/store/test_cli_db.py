@@ -161,6 +161,7 @@ def test_db_help_lists_commands(capsys: pytest.CaptureFixture[str]) -> None:
         assert cmd in out
 
 
+@pytest.mark.slow
 def test_db_commands_through_the_installed_script(tmp_path: Path) -> None:
     exe = Path(sys.executable).parent / "rcaeval"
     if not exe.exists():

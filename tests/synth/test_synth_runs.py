@@ -23,6 +23,7 @@ def _tree(root: Path) -> dict[str, bytes]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_writes_exactly_n_runs_reproducibly(tmp_path: Path) -> None:
     n_scen = len(load_scenarios())
     summary = generate_runs(tmp_path / "a", 50, seed=3, variants=2)

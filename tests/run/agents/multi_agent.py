@@ -10,9 +10,15 @@ Environment (passed with --agent-env):
   PID_DIR      dir to write "<case_id>.pid" into (hang)
   SECRET_FILE  a file outside the workspace the symlink mode links to
 
+  COUNT_DIR    dir holding "<case_id>.n", how often the case ran (alternate)
+  GATE_DIR     with GATE_AFTER=N: every case touches GATE_DIR/<case_id>.started; from the
+               (N+1)th case on, while GATE_DIR/release does not exist, the agent writes its
+               pid to GATE_DIR/<case_id>.waiting and waits for the file (a test's barrier)
+
 Follow-up turns (RCAEVAL_TURN > 1) print a one-line answer. Modes: replay (copy the
 recording, print its answer), crash (print a partial answer, exit 3), hang (sleep for
-ever), symlink (replay, plus evidences/secret.json -> $SECRET_FILE).
+ever), symlink (replay, plus evidences/secret.json -> $SECRET_FILE), alternate (replay on
+the 1st, 3rd, ... run of the case, crash on the others: a flaky agent).
 """
 
 from __future__ import annotations
@@ -51,6 +57,21 @@ def main() -> int:
     modes = dict(item.split(":", 1) for item in os.environ.get("AGENT_MODES", "").split(",")
                  if ":" in item)
     mode = modes.get(case_id, os.environ.get("AGENT_DEFAULT", "replay"))
+    gate_dir = os.environ.get("GATE_DIR")
+    if gate_dir:
+        gates = Path(gate_dir)
+        (gates / f"{case_id}.started").touch()
+        release = gates / "release"
+        if len(list(gates.glob("*.started"))) > int(os.environ.get("GATE_AFTER", "0")) \
+                and not release.exists():
+            (gates / f"{case_id}.waiting").write_text(str(os.getpid()))
+            while not release.exists():
+                time.sleep(0.05)
+    if mode == "alternate":
+        counter = Path(os.environ["COUNT_DIR"]) / f"{case_id}.n"
+        n = int(counter.read_text()) + 1 if counter.exists() else 1
+        counter.write_text(str(n))
+        mode = "replay" if n % 2 else "crash"
     if mode == "crash":
         sys.stdout.write("## Root cause\nI was about to say")
         sys.stdout.flush()

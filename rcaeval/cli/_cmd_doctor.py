@@ -1,0 +1,65 @@
+"""`rcaeval doctor`: check the set-up (Python, store, registry, sandbox, an agent spec) and
+say what is wrong. Exit 0 when nothing failed (warnings are printed), 7 when a check failed
+(docs/doctor.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+_STYLE = {"ok": "green", "warn": "yellow", "fail": "red", "skip": "dim"}
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("doctor")
+    def doctor(
+        suite: Annotated[str | None, typer.Option(
+            "--suite", help="Also check that this suite's cases load.",
+            show_default=False)] = None,
+        agent: Annotated[str | None, typer.Option(
+            "--agent", help="Also check this agent spec: acp: starts it and does the ACP "
+            "handshake; command: resolves the executable.", show_default=False)] = None,
+        agent_env: Annotated[list[str] | None, typer.Option(
+            "--agent-env", help="KEY=VALUE or KEY for the agent's environment "
+            "(repeatable).", show_default=False)] = None,
+        registry: Annotated[Path | None, typer.Option(
+            "--registry", help="Registry dir (default: $RCAEVAL_REGISTRY, else "
+            "<data>/registry).", show_default=False)] = None,
+        db: Annotated[Path | None, typer.Option(
+            "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb).",
+            show_default=False)] = None,
+        timeout: Annotated[float, typer.Option(
+            "--timeout", min=0.1, metavar="S", help="Seconds the agent gets to answer each "
+            "handshake request.")] = 30.0,
+        as_json: Annotated[bool, typer.Option(
+            "--json", help="Print the checks as JSON.")] = False,
+    ) -> None:
+        """Check the set-up and say what is wrong: exit 7 when a check fails."""
+        import orjson
+        from rich.console import Console
+        from rich.markup import escape
+
+        from rcaeval.doctor import run_checks
+        from rcaeval.errors import ExitCode
+        from rcaeval.runner import parse_env_args
+
+        checks = run_checks(db=db, registry=registry, suite=suite, agent=agent,
+                            agent_env=parse_env_args(agent_env or []), timeout_s=timeout)
+        failed = [c for c in checks if c.status == "fail"]
+        if as_json:
+            typer.echo(orjson.dumps({"ok": not failed, "checks": [c.to_dict() for c in checks]},
+                                    option=orjson.OPT_INDENT_2).decode())
+        else:
+            console = Console(soft_wrap=True, highlight=False)
+            for c in checks:
+                console.print(f"[{_STYLE[c.status]}]{c.status:>4}[/] {c.name}: "
+                              f"{escape(c.detail)}")
+                if c.fix and c.status in ("warn", "fail"):
+                    console.print(f"       fix: {escape(c.fix)}")
+            warned = sum(c.status == "warn" for c in checks)
+            console.print(f"{len(failed)} failed, {warned} warning(s)" if failed or warned
+                          else "all checks passed")
+        if failed:
+            raise typer.Exit(int(ExitCode.INFRA_ERROR))

@@ -1,0 +1,13 @@
+"""``rcaeval doctor``: check that this machine can run a suite — Python and packages, the
+store, the registry (and a suite), the sandbox, and an agent spec (docs/doctor.md).
+
+    from rcaeval.doctor import run_checks
+    for c in run_checks(suite="smoke", agent="acp:python -m rcaeval.runner.example_agent"):
+        print(c.name, c.status, c.detail, c.fix)
+"""
+
+from __future__ import annotations
+
+from rcaeval.doctor._checks import STATUSES, Check, run_checks
+
+__all__ = ["STATUSES", "Check", "run_checks"]

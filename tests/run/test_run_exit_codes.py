@@ -1,0 +1,88 @@
+"""`rcaeval run` exit codes tell the truth (docs/cli.md): 7 when cases errored or timed out
+for infrastructure reasons (a missing agent binary, a failed ACP handshake, a malformed
+registry case), 0 when everything ran whatever the verdicts, 4 for `--fail-under` /
+`--fail-on`, 3 for bad threshold options. Driven through the real CLI entry point with real
+subprocess agents."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import pytest
+
+from rcaeval.cli import main
+from rcaeval.errors import ExitCode
+
+CASES = ["tikv-panic-restart-001", "disk-full-tikv-001"]
+
+
+@pytest.fixture
+def run_cli(paths, make_registry, capsys):
+    reg = make_registry(CASES, jobs=2)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main(["run", "--suite", "mini", "--registry", str(reg), "--db",
+                     str(paths["db"]), "--audit-root", str(paths["audits"]), "--no-progress",
+                     *args])
+        out = capsys.readouterr()
+        return code, out.out, " ".join(out.err.split())  # stderr wraps at 80 columns
+
+    return run
+
+
+def test_missing_agent_binary_exits_7(run_cli, db_query, paths):
+    code, out, err = run_cli("--agent", "command:/nonexistent/bin/rca-agent --go",
+                             "--retries", "0", "--run-id", "nobin")
+    assert code == ExitCode.INFRA_ERROR == 7, out + err
+    assert "2 case(s) errored (infrastructure)" in err
+    rows = db_query(paths["db"], "SELECT status FROM eval_case_runs WHERE run_id = 'nobin'")
+    assert rows == [("errored",), ("errored",)]
+
+
+def test_acp_handshake_failure_exits_7(run_cli):
+    # a process that exits at once: the ACP initialize request never gets an answer
+    spec = f"acp:{shlex.quote(sys.executable)} -c 'import sys; sys.exit(0)'"
+    code, out, err = run_cli("--agent", spec, "--retries", "0", "--run-id", "nohand")
+    assert code == 7, out + err
+    assert "errored (infrastructure)" in err and "disk-full-tikv-001" in err
+
+
+def test_bad_registry_case_exits_7_and_the_other_case_is_judged(paths, make_registry,
+                                                                  capsys, db_query):
+    reg = make_registry(CASES, broken=("disk-full-tikv-001",))
+    code = main(["run", "--suite", "mini", "--registry", str(reg), "--db", str(paths["db"]),
+                 "--audit-root", str(paths["audits"]), "--no-progress", "--agent",
+                 "replay:thorough", "--run-id", "broken"])
+    err = " ".join(capsys.readouterr().err.split())
+    assert code == 7, err
+    assert "1 case(s) errored (infrastructure): disk-full-tikv-001" in err
+    assert db_query(paths["db"], "SELECT verdict FROM eval_judgment WHERE run_id = 'broken'") \
+        == [("pass",)]
+
+
+def test_all_pass_exits_0_even_with_thresholds(run_cli):
+    code, out, err = run_cli("--agent", "replay:thorough", "--fail-under", "1.0",
+                             "--fail-on", "fail,invalid", "--run-id", "good")
+    assert code == 0, out + err
+    assert "run failed" not in err
+
+
+def test_verdicts_alone_exit_0_but_thresholds_exit_4(run_cli):
+    code, out, err = run_cli("--agent", "replay:wrong_scope", "--run-id", "bad")
+    assert code == 0, out + err  # invalid verdicts are results
+    assert "invalid 2" in out
+    code, out, err = run_cli("--agent", "replay:wrong_scope", "--run-id", "bad2",
+                             "--fail-under", "0.5", "--fail-on", "invalid")
+    assert code == ExitCode.GATE_FAILED == 4, out + err
+    assert "pass rate 0.000 (0/2) is below --fail-under 0.5" in err
+    assert "2 case(s) judged invalid (--fail-on)" in err
+
+
+def test_bad_threshold_options_are_input_errors(run_cli):
+    code, _, err = run_cli("--agent", "replay:thorough", "--fail-on", "invalid,errored")
+    assert code == 3 and "always fail the run (exit 7)" in err
+    code, _, err = run_cli("--agent", "replay:thorough", "--fail-on", "flaky")
+    assert code == 3 and "unknown verdict 'flaky'" in err
+    code, _, err = run_cli("--agent", "replay:thorough", "--fail-under", "80")
+    assert code == 3 and "between 0 and 1" in err
