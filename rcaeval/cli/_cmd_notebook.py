@@ -34,9 +34,10 @@ def register(app: typer.Typer) -> None:
             typer.Option("--baseline-run", help="Compare with this run from the store instead "
                          "of the suite's registry baseline.", show_default=False),
         ] = None,
-        no_input: Annotated[
+        show_code: Annotated[
             bool,
-            typer.Option("--no-input", help="Leave code cells out of the HTML."),
+            typer.Option("--show-code/--no-input", help="Keep the code cells in the HTML "
+                         "(default: outputs only)."),
         ] = False,
         fail_on_regression: Annotated[
             bool,
@@ -55,7 +56,7 @@ def register(app: typer.Typer) -> None:
 
         result = render_regression_notebook(
             run_id, db=db_path, registry=registry, baseline_run=baseline_run, out=out,
-            no_input=no_input, notebook=notebook_path,
+            show_code=show_code, notebook=notebook_path,
         )
         typer.echo(str(result.html))
         typer.echo(str(result.ipynb))

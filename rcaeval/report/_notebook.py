@@ -11,14 +11,11 @@ Typical use::
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import polars as pl
 
 from rcaeval.errors import InputError, NotFoundError, RcaevalError
 from rcaeval.store import Store
@@ -30,8 +27,6 @@ so the notebook runs in the same environment as ``rcaeval``."""
 RESULT_MIME = "application/vnd.rcaeval.regression+json"
 """Mimetype of the last cell's machine-readable result (``regressed``, ``gate_failed``)."""
 NOTEBOOK_NAME = "regression_report.ipynb"
-VERDICTS: tuple[str, ...] = ("pass", "fail", "invalid")
-VERDICT_COLORS: tuple[str, ...] = ("#4c9a2a", "#d9822b", "#b0413e")
 
 
 def default_notebook_path() -> Path:
@@ -50,44 +45,6 @@ def run_exists(store: Store, run_id: str) -> bool:
          "+ (SELECT count(*) FROM eval_judgment WHERE run_id = ?)")
     rows = store.con.execute(q, [run_id, run_id]).fetchall()
     return bool(rows and rows[0][0])
-
-
-def verdict_counts(judgments: pl.DataFrame) -> pl.DataFrame:
-    """Cases per verdict (every verdict present, in pass/fail/invalid order)."""
-    found = dict(judgments.group_by("verdict").len().iter_rows()) if judgments.height else {}
-    return pl.DataFrame({"verdict": list(VERDICTS),
-                         "cases": [int(found.get(v, 0)) for v in VERDICTS]})
-
-
-def case_type_verdicts(judgments: pl.DataFrame) -> pl.DataFrame:
-    """One row per case type, one column per verdict, plus ``total``."""
-    rows: list[dict[str, Any]] = []
-    types = sorted({t or "-" for t in judgments["case_type"].to_list()}) if judgments.height \
-        else []
-    for t in types:
-        sub = judgments.filter(pl.col("case_type").fill_null("-") == t)
-        row: dict[str, Any] = {"case_type": t}
-        for v in VERDICTS:
-            row[v] = sub.filter(pl.col("verdict") == v).height
-        row["total"] = sub.height
-        rows.append(row)
-    schema: dict[str, Any] = {"case_type": pl.String, **{v: pl.Int64 for v in VERDICTS},
-                              "total": pl.Int64}
-    return pl.DataFrame(rows, schema=schema)
-
-
-def bucket_pass_rates(buckets: pl.DataFrame) -> pl.DataFrame:
-    """Per bucket: cases, passing cases and the pass rate (0..1)."""
-    if buckets.height == 0:
-        return pl.DataFrame(schema={"bucket": pl.String, "cases": pl.Int64,
-                                    "passed": pl.Int64, "pass_rate": pl.Float64})
-    return (
-        buckets.group_by("bucket")
-        .agg(pl.len().cast(pl.Int64).alias("cases"),
-             (pl.col("status") == "pass").sum().cast(pl.Int64).alias("passed"))
-        .with_columns((pl.col("passed") / pl.col("cases")).alias("pass_rate"))
-        .sort("bucket")
-    )
 
 
 def baseline_from_run(store: Store, baseline_run: str, registry_root: str | Path | None,
@@ -132,90 +89,6 @@ def load_diff(store: Store, run_id: str, registry_root: str | Path | None,
     except RcaevalError as exc:
         return None, f"no baseline comparison: {exc}"
     return diff, f"compared with {where} (suite {suite_id} {spec.suite_version})"
-
-
-def verdict_chart(judgments: pl.DataFrame) -> Any:
-    """Stacked bars: cases per case type, coloured by verdict."""
-    import altair as alt
-
-    data = (judgments.with_columns(pl.col("case_type").fill_null("-"))
-            .group_by("case_type", "verdict").len().rename({"len": "cases"})
-            .sort("case_type", "verdict"))
-    return (
-        alt.Chart(data)
-        .mark_bar()
-        .encode(
-            x=alt.X("case_type:N", title="case type"),
-            y=alt.Y("cases:Q", title="cases", stack="zero"),
-            color=alt.Color("verdict:N", scale=alt.Scale(domain=list(VERDICTS),
-                                                          range=list(VERDICT_COLORS))),
-            tooltip=["case_type", "verdict", "cases"],
-        )
-        .properties(title="Verdicts by case type", width=320, height=220)
-    )
-
-
-def score_chart(judgments: pl.DataFrame, diff: Any | None) -> Any:
-    """Score per case: this run, and the baseline when there is one."""
-    import altair as alt
-
-    frames = [judgments.select("case_id", pl.col("score").cast(pl.Float64))
-              .with_columns(pl.lit("this run").alias("series"))]
-    if diff is not None:
-        frames.append(diff.frame.filter(pl.col("in_baseline"))
-                      .select("case_id", pl.col("score_before").cast(pl.Float64).alias("score"))
-                      .with_columns(pl.lit("baseline").alias("series")))
-    data = pl.concat(frames).drop_nulls("score").sort("case_id", "series")
-    return (
-        alt.Chart(data)
-        .mark_bar()
-        .encode(
-            y=alt.Y("case_id:N", title=None),
-            x=alt.X("score:Q", title="score", scale=alt.Scale(domain=[0, 100])),
-            yOffset=alt.YOffset("series:N"),
-            color=alt.Color("series:N", scale=alt.Scale(domain=["baseline", "this run"],
-                                                         range=["#9aa5b1", "#2f6db5"])),
-            tooltip=["case_id", "series", "score"],
-        )
-        .properties(title="Score per case", width=360)
-    )
-
-
-def bucket_chart(rates: pl.DataFrame) -> Any:
-    """Horizontal bars: the pass rate of each bucket over the run's cases."""
-    import altair as alt
-
-    return (
-        alt.Chart(rates)
-        .mark_bar(color="#2f6db5")
-        .encode(
-            y=alt.Y("bucket:N", title=None, sort="-x"),
-            x=alt.X("pass_rate:Q", title="pass rate", axis=alt.Axis(format="%"),
-                    scale=alt.Scale(domain=[0, 1])),
-            tooltip=["bucket", "passed", "cases", alt.Tooltip("pass_rate:Q", format=".0%")],
-        )
-        .properties(title="Bucket pass rates", width=320)
-    )
-
-
-def chart_svg(chart: Any) -> str:
-    """The chart rendered to an SVG string by vl-convert (no browser, no network)."""
-    buf = io.StringIO()
-    chart.save(buf, format="svg")
-    return buf.getvalue()
-
-
-def show_chart(chart: Any) -> None:
-    """Display ``chart`` as static inline SVG, never as vega-embed: the output carries the
-    ``<svg>`` element as ``text/html`` (which nbconvert's HTML export inlines verbatim; it
-    would base64 an ``image/svg+xml`` output into an ``<img>``) and as ``image/svg+xml``."""
-    from IPython.display import display
-
-    svg = chart_svg(chart)
-    start = svg.find("<svg")
-    inline = svg[start:] if start >= 0 else svg
-    display({"text/html": f'<div class="rcaeval-chart">{inline}</div>',
-             "image/svg+xml": inline}, raw=True)
 
 
 def publish_result(run_id: str, diff: Any | None, regressed: int) -> None:
@@ -264,15 +137,16 @@ def read_result(nb: Any) -> dict[str, Any] | None:
     return found
 
 
-def export_html(nb: Any, *, no_input: bool = False) -> str:
+def export_html(nb: Any, *, show_code: bool = False) -> str:
     """Static HTML of an executed notebook, with no remote scripts (no MathJax/require.js
-    CDN, no widget manager); charts are already inline SVG."""
+    CDN, no widget manager); charts are already inline SVG. Code cells (and the In/Out
+    prompts) are left out unless ``show_code``."""
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="lab")
-    exporter.exclude_input = no_input
-    exporter.exclude_input_prompt = no_input
-    exporter.exclude_output_prompt = no_input
+    exporter.exclude_input = not show_code
+    exporter.exclude_input_prompt = not show_code
+    exporter.exclude_output_prompt = not show_code
     body, _ = exporter.from_notebook_node(nb)
     return _strip_remote_scripts(body)
 
@@ -284,32 +158,11 @@ def _strip_remote_scripts(html: str) -> str:
                   flags=re.IGNORECASE)
 
 
-def render_regression_notebook(
-    run_id: str,
-    *,
-    db: str | Path | None = None,
-    registry: str | Path | None = None,
-    baseline_run: str | None = None,
-    out: str | Path | None = None,
-    no_input: bool = False,
-    notebook: str | Path | None = None,
-    timeout_s: int = 600,
-) -> NotebookRender:
-    """Execute the regression notebook for ``run_id`` with papermill (kernel
-    :data:`KERNEL_NAME`), write the executed ``.ipynb`` and the HTML export next to each other
-    (default ``regression_<run_id>.html`` in the current directory), and return the result.
-
-    :class:`NotFoundError` for an unknown run or a missing notebook; :class:`RcaevalError`
-    when a cell fails (the executed notebook and HTML are still written, showing the error).
-    """
-    import nbformat
-    import papermill as pm
-
+def resolve_store(db: str | Path | None, run_id: str) -> Path:
+    """The absolute store path for a report on ``run_id``; :class:`NotFoundError` when the
+    store file or the run is missing."""
     from rcaeval.store import connect, resolve_db_path
 
-    src = Path(notebook) if notebook is not None else default_notebook_path()
-    if not src.is_file():
-        raise NotFoundError(f"notebook {src} does not exist")
     db_path = resolve_db_path(db)
     if db_path is None or not Path(db_path).exists():
         raise NotFoundError(f"store {db_path or db} does not exist")
@@ -317,27 +170,82 @@ def render_regression_notebook(
     with connect(db_path, read_only=True) as s:
         if not run_exists(s, run_id):
             raise NotFoundError(f"run {run_id!r} is not in the store {db_path}")
-    html = Path(out) if out is not None else Path(f"regression_{run_id}.html")
-    html = html.resolve()
-    ipynb = html.with_suffix(".ipynb")
-    html.parent.mkdir(parents=True, exist_ok=True)
+    return db_path
+
+
+def execute_to_html(src: str | Path, html: str | Path, params: dict[str, Any], *,
+                    show_code: bool = False, timeout_s: int = 600) -> tuple[Any, Path, Path]:
+    """Execute the notebook ``src`` with papermill (kernel :data:`KERNEL_NAME`, working
+    directory the notebook's folder), write the executed ``.ipynb`` next to ``html`` and the
+    static HTML export to ``html``. Returns ``(notebook node, html, ipynb)``.
+
+    :class:`NotFoundError` for a missing notebook; :class:`RcaevalError` when a cell fails
+    (the executed notebook and HTML are still written, showing the error)."""
+    import nbformat
+
+    src = Path(src)
+    if not src.is_file():
+        raise NotFoundError(f"notebook {src} does not exist")
+    out = Path(html).resolve()
+    ipynb = out.with_suffix(".ipynb")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    error = _papermill(src, ipynb, params, timeout_s)
+    nb = nbformat.read(str(ipynb), as_version=4)
+    out.write_text(export_html(nb, show_code=show_code), encoding="utf-8")
+    if error is not None:
+        raise RcaevalError(f"the notebook {src.name} failed ({ipynb}): {error}")
+    return nb, out, ipynb
+
+
+def _papermill(src: Path, ipynb: Path, params: dict[str, Any],
+               timeout_s: int) -> BaseException | None:
+    import papermill as pm
+
+    from rcaeval.report._kernel import kernel_options
+
+    with kernel_options() as opts:
+        try:
+            pm.execute_notebook(str(src), str(ipynb), parameters=params,
+                                kernel_name=KERNEL_NAME, cwd=str(src.parent),
+                                progress_bar=False, log_output=False,
+                                execution_timeout=timeout_s, **opts)
+        except pm.PapermillExecutionError as exc:
+            return exc
+    return None
+
+
+def render_regression_notebook(
+    run_id: str,
+    *,
+    db: str | Path | None = None,
+    registry: str | Path | None = None,
+    baseline_run: str | None = None,
+    out: str | Path | None = None,
+    show_code: bool = False,
+    notebook: str | Path | None = None,
+    timeout_s: int = 600,
+) -> NotebookRender:
+    """Execute the regression notebook for ``run_id`` with papermill (kernel
+    :data:`KERNEL_NAME`), write the executed ``.ipynb`` and the HTML export next to each other
+    (default ``regression_<run_id>.html`` in the current directory), and return the result.
+    The HTML leaves code cells out unless ``show_code``.
+
+    :class:`NotFoundError` for an unknown run or a missing notebook; :class:`RcaevalError`
+    when a cell fails (the executed notebook and HTML are still written, showing the error).
+    """
+    src = Path(notebook) if notebook is not None else default_notebook_path()
+    if not src.is_file():
+        raise NotFoundError(f"notebook {src} does not exist")
+    db_path = resolve_store(db, run_id)
     params: dict[str, Any] = {
         "db": str(db_path),
         "run_id": run_id,
         "registry": str(Path(registry).resolve()) if registry is not None else None,
         "baseline_run": baseline_run,
     }
-    error: BaseException | None = None
-    try:
-        pm.execute_notebook(str(src), str(ipynb), parameters=params, kernel_name=KERNEL_NAME,
-                            cwd=str(src.parent), progress_bar=False, log_output=False,
-                            execution_timeout=timeout_s)
-    except pm.PapermillExecutionError as exc:
-        error = exc
-    nb = nbformat.read(str(ipynb), as_version=4)
-    html.write_text(export_html(nb, no_input=no_input), encoding="utf-8")
-    if error is not None:
-        raise RcaevalError(f"the regression notebook failed ({ipynb}): {error}")
+    html = Path(out) if out is not None else Path(f"regression_{run_id}.html")
+    nb, html, ipynb = execute_to_html(src, html, params, show_code=show_code,
+                                      timeout_s=timeout_s)
     result = read_result(nb)
     if result is None:
         raise InputError(f"the executed notebook {ipynb} published no result ({RESULT_MIME})")

@@ -5,47 +5,19 @@ and no remote scripts, and --fail-on-regression exits 4."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
-import yaml
 
-import rcaeval.store as st
-from rcaeval.judge import judge_audit
-from rcaeval.report import diff_against_baseline, promote_baseline
 from rcaeval.report._notebook import RESULT_MIME, default_notebook_path, read_result
 
 pytest.importorskip("vl_convert")
 pytest.importorskip("papermill")
 
 REPO = Path(__file__).resolve().parents[2]
-DATA = REPO / "data"
-
-
-@pytest.fixture(scope="module")
-def store_with_baseline(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    tmp = tmp_path_factory.mktemp("nbstore")
-    registry = tmp / "registry"
-    shutil.copytree(DATA / "registry", registry)
-    suite = yaml.safe_load((DATA / "registry" / "suites" / "smoke.yaml").read_text("utf-8"))
-    db = tmp / "rcaeval.duckdb"
-    with st.connect(db) as s:
-        judge_audit(s, DATA / "recorded", DATA / "registry", out_dir=tmp / "audits", workers=1)
-        # Judged from an audit dir, the runs record no suite (and no time); make two of them
-        # smoke-suite runs so one can be the baseline of the other.
-        s.con.execute(
-            "UPDATE eval_runs SET suite_id = 'smoke', suite_version = ?, "
-            "finished_at = coalesce(finished_at, TIMESTAMPTZ '2026-11-01 00:00:00+00') "
-            "WHERE run_id IN ('rec-thorough', 'rec-shallow')",
-            [str(suite["version"])],
-        )
-        promote_baseline(s, "rec-thorough", registry, audit_root=DATA / "recorded", force=True)
-        assert diff_against_baseline(s, "rec-shallow", registry).gate_failed
-    return db, registry
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -79,6 +51,12 @@ def test_render_regression_fails_gate(store_with_baseline: tuple[Path, Path],
     assert "vega-embed" not in text
     assert "tikv-panic-restart-001" in text  # a regressed case
     assert "REGRESSION" in text
+    # Outputs only: no code cells by default, readable tables, nothing on stderr (no kernel
+    # transport warning).
+    assert 'class="jp-InputArea' not in text
+    assert "shape:" not in text and "<th>str</th>" not in text
+    assert '<table class="rcaeval-table">' in text
+    assert "WARNING" not in proc.stderr and "Kernel is running" not in proc.stderr
 
     ipynb = html.with_suffix(".ipynb")
     nb = nbformat.read(ipynb, as_version=4)
@@ -94,9 +72,10 @@ def test_render_baseline_itself_passes_and_no_baseline_is_said(
         store_with_baseline: tuple[Path, Path], tmp_path: Path) -> None:
     db, registry = store_with_baseline
     ok = _cli("rec-thorough", "--db", str(db), "--registry", str(registry),
-              "--out", str(tmp_path / "t.html"), "--fail-on-regression", "--no-input")
+              "--out", str(tmp_path / "t.html"), "--fail-on-regression", "--show-code")
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "regressed: 0" in ok.stdout
+    assert 'class="jp-InputArea' in (tmp_path / "t.html").read_text("utf-8")  # --show-code
     none = _cli("rec-crashed", "--db", str(db), "--registry", str(registry),
                 "--out", str(tmp_path / "c.html"), "--fail-on-regression")
     assert none.returncode == 0, none.stdout + none.stderr

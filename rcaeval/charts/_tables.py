@@ -1,0 +1,59 @@
+"""Readable tables: a polars frame as a plain HTML table (no dtype row, no shape line, strings
+unquoted, nulls blank, floats rounded), for notebooks and the static HTML export."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import polars as pl
+
+TABLE_CLASS = "rcaeval-table"
+
+
+def _cell(value: Any, digits: int) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value != value:  # NaN
+            return ""
+        return f"{value:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:.0f}"
+    return html.escape(str(value))
+
+
+def table_html(df: pl.DataFrame, *, digits: int = 3, max_rows: int = 500,
+               links: dict[str, str] | None = None) -> str:
+    """``df`` as an HTML ``<table>``: a header row of column names, then the values as text.
+
+    ``digits`` rounds floats (trailing zeros dropped); at most ``max_rows`` rows are shown
+    (a last row says how many were left out). ``links`` maps a column name to a URL template
+    (``"#case-{value}"``): that column's cells become links (``{value}`` is the cell text)."""
+    links = links or {}
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    rows: list[str] = []
+    for row in df.head(max_rows).iter_rows():
+        cells = []
+        for col, value in zip(df.columns, row, strict=True):
+            text = _cell(value, digits)
+            if col in links and value is not None:
+                href = html.escape(links[col].format(value=value), quote=True)
+                text = f'<a href="{href}">{text}</a>'
+            align = ' class="num"' if isinstance(value, int | float) and \
+                not isinstance(value, bool) else ""
+            cells.append(f"<td{align}>{text}</td>")
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    if df.height > max_rows:
+        rows.append(f'<tr><td colspan="{len(df.columns)}">… {df.height - max_rows} more '
+                    "rows</td></tr>")
+    return (f'<table class="{TABLE_CLASS}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def show_table(df: pl.DataFrame, **kwargs: Any) -> None:
+    """Display ``df`` in a notebook as :func:`table_html` (``text/html``, with a plain-text
+    fallback), instead of polars' repr with its dtype row and quoted strings."""
+    from IPython.display import display
+
+    display({"text/html": table_html(df, **kwargs), "text/plain": str(df)}, raw=True)
