@@ -4,6 +4,7 @@ unquoted, nulls blank, floats rounded), for notebooks and the static HTML export
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 import polars as pl
@@ -24,12 +25,13 @@ def _cell(value: Any, digits: int) -> str:
 
 
 def table_html(df: pl.DataFrame, *, digits: int = 3, max_rows: int = 500,
-               links: dict[str, str] | None = None) -> str:
+               links: dict[str, str | Callable[[Any], str | None]] | None = None) -> str:
     """``df`` as an HTML ``<table>``: a header row of column names, then the values as text.
 
     ``digits`` rounds floats (trailing zeros dropped); at most ``max_rows`` rows are shown
     (a last row says how many were left out). ``links`` maps a column name to a URL template
-    (``"#case-{value}"``): that column's cells become links (``{value}`` is the cell text)."""
+    (``"#case-{value}"``) or to a function of the cell value returning the URL (``None``: no
+link): that column's non-null cells become links."""
     links = links or {}
     head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
     rows: list[str] = []
@@ -37,9 +39,11 @@ def table_html(df: pl.DataFrame, *, digits: int = 3, max_rows: int = 500,
         cells = []
         for col, value in zip(df.columns, row, strict=True):
             text = _cell(value, digits)
-            if col in links and value is not None:
-                href = html.escape(links[col].format(value=value), quote=True)
-                text = f'<a href="{href}">{text}</a>'
+            link = links.get(col)
+            if link is not None and value is not None:
+                url = link(value) if callable(link) else link.format(value=value)
+                if url is not None:
+                    text = f'<a href="{html.escape(url, quote=True)}">{text}</a>'
             align = ' class="num"' if isinstance(value, int | float) and \
                 not isinstance(value, bool) else ""
             cells.append(f"<td{align}>{text}</td>")

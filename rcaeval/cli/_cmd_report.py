@@ -1,4 +1,6 @@
-"""`rcaeval report RUN_ID`: write report.txt and report_detail.txt for a run (docs/reports.md)."""
+"""`rcaeval report RUN_ID`: write report.txt and report_detail.txt for a run (docs/reports.md);
+with ``--html OUT``, the self-contained run page with per-case drill-downs instead
+(docs/notebooks.md)."""
 
 from __future__ import annotations
 
@@ -32,10 +34,30 @@ def register(app: typer.Typer) -> None:
                          "<run_id>/: the run's recorded audit root, else <data>/eval_audits).",
                          show_default=False),
         ] = None,
+        html: Annotated[
+            Path | None,
+            typer.Option("--html", help="Write the run page (charts, case table, per-case "
+                         "judgment drill-down) to this HTML file instead, the executed .ipynb "
+                         "next to it.", show_default=False),
+        ] = None,
+        show_code: Annotated[
+            bool,
+            typer.Option("--show-code", help="With --html: keep the notebook's code cells."),
+        ] = False,
     ) -> None:
-        """Write report.txt (run summary) and report_detail.txt (per case) for RUN_ID."""
+        """Write report.txt (run summary) and report_detail.txt (per case) for RUN_ID, or
+        with --html the self-contained HTML run page."""
         from rcaeval.report import write_reports
         from rcaeval.store import connect, resolve_db_path
+
+        if html is not None:
+            from rcaeval.report import render_run_page
+
+            page = render_run_page(run_id, db=db_path, out=html, show_code=show_code)
+            typer.echo(str(page.html))
+            typer.echo(str(page.ipynb))
+            typer.echo(f"cases: {page.cases}")
+            return
 
         read_only = resolve_db_path(db_path) is not None
         with connect(db_path, read_only=read_only) as s:

@@ -26,7 +26,7 @@ from rcaeval.judge._audit import (
     raw_connection,
     register_cases,
 )
-from rcaeval.judge._explain import explain_tree, load_judgment
+from rcaeval.judge._explain import case_anchor, explain_html, explain_tree, load_judgment
 from rcaeval.judge._jsonpath import CompiledPath, compile_path
 from rcaeval.judge._load import (
     case_fields,
@@ -81,6 +81,8 @@ __all__ = [
     "compile_path",
     "compute_rules_hash",
     "concat_rule_tables",
+    "case_anchor",
+    "explain_html",
     "explain_tree",
     "flatten_rules",
     "judge_audit",

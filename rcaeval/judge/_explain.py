@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import html
+import re
 from typing import Any
 
 import orjson
@@ -39,15 +42,42 @@ def _fmt_score(score: Any, max_score: Any) -> str:
     return f" {score:g}/{max_score:g}" if max_score is not None else f" {score:g}"
 
 
-def _evidence_label(ev: dict[str, Any]) -> str:
+def _evidence_where(ev: dict[str, Any]) -> str:
+    """``file:line $.json.path`` of an evidence record (the parts it has)."""
     where = ev.get("file") or ""
     if ev.get("line") is not None:
         where += f":{ev['line']}"
     if ev.get("path"):
         where += f" {ev['path']}"
+    return where
+
+
+def _excerpt(ev: dict[str, Any]) -> str | None:
     excerpt = ev.get("excerpt")
+    if not excerpt:
+        return None
+    return excerpt if len(excerpt) <= 160 else excerpt[:157] + "..."
+
+
+def _check_flags(c: dict[str, Any]) -> str:
+    flags = [c.get("kind")] if c.get("kind") != "check" else []
+    flags += ["required"] if c.get("required") else ["optional"]
+    if c.get("soft"):
+        flags.append("soft")
+    return f"{', '.join(str(f) for f in flags)}, w={c.get('weight'):g}"
+
+
+def _head(packet: dict[str, Any]) -> tuple[str, str]:
+    """(verdict, ``(subtype)  score S (raw R, hard gate G)``) of a packet."""
+    return str(packet.get("verdict")), (
+        f"({packet.get('subtype') or ''})  score {packet.get('score'):g} "
+        f"(raw {packet.get('raw_score'):g}, hard gate {packet.get('hard_gate')})")
+
+
+def _evidence_label(ev: dict[str, Any]) -> str:
+    where = _evidence_where(ev)
+    excerpt = _excerpt(ev)
     if excerpt:
-        excerpt = excerpt if len(excerpt) <= 160 else excerpt[:157] + "..."
         return f"{escape(where)} [dim]{escape(repr(excerpt))}[/dim]"
     return escape(where)
 
@@ -57,12 +87,10 @@ def explain_tree(packet: dict[str, Any],
     """A rich Tree of a judgment packet: verdict, then buckets, checks and their evidence;
     ``file_problems`` (one line per file extraction could not parse or read, with the line and
     byte of a parse error) are listed under the bundle."""
-    verdict = packet.get("verdict")
+    verdict, rest = _head(packet)
     head = (
         f"[bold]{escape(packet['run_id'])} / {escape(packet['case_id'])}[/bold]  "
-        f"[{_style('invalid' if verdict == 'invalid' else verdict)}]{verdict}[/] "
-        f"({escape(packet.get('subtype') or '')})  score {packet.get('score'):g} "
-        f"(raw {packet.get('raw_score'):g}, hard gate {packet.get('hard_gate')})"
+        f"[{_style(verdict)}]{verdict}[/] {escape(rest)}"
     )
     tree = Tree(head)
     tree.add(f"[dim]reason:[/dim] {escape(packet.get('reason') or '')}")
@@ -82,15 +110,54 @@ def explain_tree(packet: dict[str, Any],
         )
         for c in b.get("checks", []):
             mark = "[green]✓[/]" if c.get("passed") else "[red]✗[/]"
-            flags = [c.get("kind")] if c.get("kind") != "check" else []
-            flags += ["required"] if c.get("required") else ["optional"]
-            if c.get("soft"):
-                flags.append("soft")
             cnode = node.add(
-                f"{mark} {escape(c['check_id'])} [dim]({', '.join(flags)}, "
-                f"w={c.get('weight'):g})[/dim] {escape(c.get('reason') or '')}"
+                f"{mark} {escape(c['check_id'])} [dim]({_check_flags(c)})[/dim] "
+                f"{escape(c.get('reason') or '')}"
             )
             ev = c.get("evidence")
             if ev:
                 cnode.add(_evidence_label(ev))
     return tree
+
+
+def case_anchor(case_id: str) -> str:
+    """The HTML element id of a case's drill-down (``case-<id>``; characters other than
+    letters, digits, ``_.-`` become ``-``, plus a short hash when any did, to stay unique)."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "-", case_id)
+    if safe != case_id:
+        safe += "-" + hashlib.sha1(case_id.encode()).hexdigest()[:8]
+    return f"case-{safe}"
+
+
+def explain_html(packet: dict[str, Any]) -> str:
+    """The same bucket -> check -> evidence tree as :func:`explain_tree`, as an HTML
+    ``<section>`` whose id is :func:`case_anchor` of the case (static, no scripts)."""
+    h = html.escape
+    verdict, rest = _head(packet)
+    out = [f'<section class="rcaeval-case" id="{case_anchor(packet["case_id"])}">',
+           f'<h3>{h(packet["case_id"])} <span class="v-{h(verdict)}">{h(verdict)}</span> '
+           f"<small>{h(rest)}</small></h3>",
+           f"<p><b>reason:</b> {h(packet.get('reason') or '')}</p>"]
+    bundle = packet.get("bundle") or {}
+    out.append(f"<p><b>bundle:</b> {h(str(bundle.get('status')))} "
+               f"<code>{h(str(bundle.get('dir') or ''))}</code> {h(bundle.get('reason') or '')}"
+               "</p><ul>")
+    for b in packet.get("buckets", []):
+        status = str(b.get("status"))
+        out.append(f'<li><span class="v-{h(status)}">{h(b["bucket"])}: {h(status)}</span>'
+                   f"{h(_fmt_score(b.get('score'), b.get('max_score')))} "
+                   f"<small>{h(b.get('reason') or '')}</small><ul>")
+        for c in b.get("checks", []):
+            mark = "✓" if c.get("passed") else "✗"
+            cls = "v-pass" if c.get("passed") else "v-fail"
+            out.append(f'<li><span class="{cls}">{mark}</span> <code>{h(c["check_id"])}</code> '
+                       f"<small>({h(_check_flags(c))})</small> {h(c.get('reason') or '')}")
+            ev = c.get("evidence")
+            if ev:
+                excerpt = _excerpt(ev)
+                out.append(f'<div class="evidence"><code>{h(_evidence_where(ev))}</code>'
+                           + (f"<pre>{h(excerpt)}</pre>" if excerpt else "") + "</div>")
+            out.append("</li>")
+        out.append("</ul></li>")
+    out.append("</ul></section>")
+    return "".join(out)

@@ -132,3 +132,7 @@ from rcaeval.report._repeat_diff import (  # noqa: E402
 )
 
 __all__ += ["RepeatDiff", "diff_repeats_against_baseline"]
+
+from rcaeval.report._runpage import RunPage, render_run_page  # noqa: E402 - the run page
+
+__all__ += ["RunPage", "render_run_page"]

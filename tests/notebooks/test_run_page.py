@@ -1,0 +1,51 @@
+"""The run page, rendered for real through `rcaeval report RUN_ID --html` (papermill +
+nbconvert) on a store judged from data/recorded: inline SVG charts, every case linked to its
+drill-down anchor in the same file, evidence with file and line, no code cells, no network."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rcaeval.judge import case_anchor
+
+pytest.importorskip("vl_convert")
+pytest.importorskip("papermill")
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_run_page_links_every_case_to_its_drilldown(store_with_baseline: tuple[Path, Path],
+                                                    tmp_path: Path) -> None:
+    db, _ = store_with_baseline
+    out = tmp_path / "pages" / "shallow.html"
+    proc = subprocess.run([sys.executable, "-m", "rcaeval", "report", "rec-shallow", "--db",
+                           str(db), "--html", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr == ""
+    assert str(out) in proc.stdout and "cases: 13" in proc.stdout
+    assert out.with_suffix(".ipynb").is_file()
+    text = out.read_text("utf-8")
+    assert text.count("<svg") >= 3
+    assert not re.search(r"<script[^>]*\bsrc=[\"']https?://", text, re.I)
+    assert 'class="jp-InputArea' not in text
+    hrefs = re.findall(r'href="#(case-[^"]+)"', text)
+    ids = set(re.findall(r'id="(case-[^"]+)"', text))
+    assert len(hrefs) == 13 and set(hrefs) == ids
+    assert case_anchor("tikv-panic-restart-001") in ids
+    # the drill-down: bucket -> check -> evidence with file:line and its excerpt
+    section = text[text.index(f'id="{case_anchor("tikv-panic-restart-001")}"'):]
+    section = section[:section.index("</section>")]
+    assert "workflow: pass" in section and "architecture_context_loaded" in section
+    assert ".opencode/telemetry.log:1</code><pre>" in section
+
+    missing = subprocess.run([sys.executable, "-m", "rcaeval", "report", "no-such-run", "--db",
+                              str(db), "--html", str(tmp_path / "m.html")],
+                             capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert missing.returncode == 6
