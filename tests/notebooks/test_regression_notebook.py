@@ -53,7 +53,7 @@ def test_render_regression_fails_gate(store_with_baseline: tuple[Path, Path],
     assert "REGRESSION" in text
     # Outputs only: no code cells by default, readable tables, nothing on stderr (no kernel
     # transport warning).
-    assert 'class="jp-InputArea' not in text
+    assert 'jp-InputArea-editor"' not in text
     assert "shape:" not in text and "<th>str</th>" not in text
     assert '<table class="rcaeval-table">' in text
     assert "WARNING" not in proc.stderr and "Kernel is running" not in proc.stderr
@@ -75,7 +75,7 @@ def test_render_baseline_itself_passes_and_no_baseline_is_said(
               "--out", str(tmp_path / "t.html"), "--fail-on-regression", "--show-code")
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "regressed: 0" in ok.stdout
-    assert 'class="jp-InputArea' in (tmp_path / "t.html").read_text("utf-8")  # --show-code
+    assert 'jp-InputArea-editor"' in (tmp_path / "t.html").read_text("utf-8")  # --show-code
     none = _cli("rec-crashed", "--db", str(db), "--registry", str(registry),
                 "--out", str(tmp_path / "c.html"), "--fail-on-regression")
     assert none.returncode == 0, none.stdout + none.stderr

@@ -34,7 +34,7 @@ def test_run_page_links_every_case_to_its_drilldown(store_with_baseline: tuple[P
     text = out.read_text("utf-8")
     assert text.count("<svg") >= 3
     assert not re.search(r"<script[^>]*\bsrc=[\"']https?://", text, re.I)
-    assert 'class="jp-InputArea' not in text
+    assert 'jp-InputArea-editor"' not in text
     hrefs = re.findall(r'href="#(case-[^"]+)"', text)
     ids = set(re.findall(r'id="(case-[^"]+)"', text))
     assert len(hrefs) == 13 and set(hrefs) == ids
