@@ -23,7 +23,8 @@ def _frame(con: Any, name: str, run_ids: str | Iterable[str]) -> pl.DataFrame:
 
 def verdict_counts(con: Any, run_ids: str | Iterable[str],
                    by: Sequence[str] = ("case_type",)) -> pl.DataFrame:
-    """Cases per verdict for ``run_ids`` grouped by ``by`` (any of ``run_id``, ``case_type``):
+    """Cases per verdict for ``run_ids`` grouped by ``by`` (any of ``run_id``, ``agent_name``,
+    ``case_type``):
     one row per group, one integer column per verdict (pass, fail, invalid; 0 when none) and
     ``total``. ``by=()`` gives a single row over all the runs' cases."""
     df = _frame(con, "verdicts", run_ids)
@@ -38,14 +39,16 @@ def verdict_counts(con: Any, run_ids: str | Iterable[str],
 
 
 def verdict_long(con: Any, run_ids: str | Iterable[str]) -> pl.DataFrame:
-    """Cases per (run, case type, verdict): the long form :func:`verdict_chart` draws."""
+    """Cases per (run, agent name, case type, verdict): the long form :func:`verdict_chart`
+    draws."""
     return _frame(con, "verdicts", run_ids)
 
 
 def bucket_pass_rates(con: Any, run_ids: str | Iterable[str],
                       by: Sequence[str] = ("bucket",)) -> pl.DataFrame:
-    """Bucket pass rates for ``run_ids`` grouped by ``by`` (any of ``run_id``, ``case_type``,
-    ``bucket``): ``cases``, ``passed`` (bucket status ``pass``) and ``pass_rate`` (0..1)."""
+    """Bucket pass rates for ``run_ids`` grouped by ``by`` (any of ``run_id``, ``agent_name``,
+    ``case_type``, ``bucket``): ``cases``, ``passed`` (bucket status ``pass``) and
+    ``pass_rate`` (0..1)."""
     df = _frame(con, "bucket_rates", run_ids)
     keys = list(by)
     out = (df.group_by(keys).agg(pl.col("cases").sum().cast(pl.Int64),
@@ -57,5 +60,5 @@ def bucket_pass_rates(con: Any, run_ids: str | Iterable[str],
 
 
 def case_scores(con: Any, run_ids: str | Iterable[str]) -> pl.DataFrame:
-    """One row per (run, case): ``case_type``, ``verdict`` and ``score``."""
+    """One row per (run, case): ``agent_name``, ``case_type``, ``verdict`` and ``score``."""
     return _frame(con, "scores", run_ids)

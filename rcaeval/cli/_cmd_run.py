@@ -81,6 +81,10 @@ def register(app: typer.Typer) -> None:
         agent: Annotated[str, typer.Option(
             "--agent", help="replay:<behaviour> | command:<cmdline> | acp:<cmdline> "
             "(docs/agents.md).")],
+        agent_name: Annotated[str | None, typer.Option(
+            "--agent-name", help="Name the agent in reports and charts (default: derived "
+            "from --agent, e.g. replay:thorough -> thorough, acp:python -m pkg.my_agent -> "
+            "my_agent).", show_default=False)] = None,
         registry: Annotated[Path | None, typer.Option(
             "--registry", help="Registry dir (default: $RCAEVAL_REGISTRY, else "
             "<data>/registry).", show_default=False)] = None,
@@ -185,7 +189,8 @@ def register(app: typer.Typer) -> None:
             registry_root=registry, audit_root=audit_root, workspace_root=workspace_root,
             jobs=jobs, case_timeout_s=timeout, turn_timeout_s=turn_timeout,
             max_infra_retries=retries, case_ids=selected, agent_env=env,
-            progress=progress, expose_case_ids=expose_case_ids, semantic=shadow)
+            progress=progress, expose_case_ids=expose_case_ids, semantic=shadow,
+            agent_name=agent_name)
         try:
             if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
                 run_repeated(console, store, suite, agent, repeat=repeat,

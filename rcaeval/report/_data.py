@@ -15,7 +15,8 @@ from rcaeval.metrics import compute_metrics
 from rcaeval.store import BUCKET_ORDER, Store
 
 RUN_COLUMNS = ("run_id", "suite_id", "suite_version", "agent_spec", "agent_hash", "source",
-               "audit_root", "status", "started_at", "finished_at", "judge_version", "notes")
+               "audit_root", "status", "started_at", "finished_at", "judge_version", "notes",
+               "agent_name")
 CASE_STATUSES = ("judged", "errored", "timed_out")
 """Case run statuses the reports count by name; any other status is counted as ``other``."""
 VERDICTS = ("pass", "fail", "invalid")

@@ -163,7 +163,7 @@ def render_report(ctx: ReportContext) -> str:
         "",
         _kv("suite", _suite_line(ctx)),
         _kv("run", ctx.data.run_id + ("" if ctx.data.recorded else " (no eval_runs record)")),
-        _kv("agent", run["agent_spec"] or NA),
+        _kv("agent", _agent_line(run)),
         _kv("source", run["source"] or NA),
         _kv("judge version", run["judge_version"] or NA),
         _kv("execution status", f"{run['status'] or NA} ({_status_counts(cases)})"),
@@ -357,3 +357,11 @@ def write_reports(
     report.write_text(render_report(ctx), encoding="utf-8", newline="\n")
     detail.write_text(render_detail(ctx), encoding="utf-8", newline="\n")
     return report, detail
+
+
+def _agent_line(run: dict[str, Any]) -> str:
+    """``name (spec)``, or whichever of the two the run records."""
+    name, spec = run.get("agent_name"), run.get("agent_spec")
+    if name and spec and name != spec:
+        return f"{name} ({spec})"
+    return name or spec or NA

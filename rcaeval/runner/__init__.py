@@ -5,6 +5,7 @@ per-case execution core (docs/agents.md). The run loop, persistence and judging 
 from __future__ import annotations
 
 from rcaeval.runner._acp import AcpAgent
+from rcaeval.runner._agent_name import MAX_AGENT_NAME, default_agent_name
 from rcaeval.runner._agents import (
     USAGE_KEYS,
     AgentAdapter,
@@ -25,6 +26,7 @@ from rcaeval.runner._workspace import (
 )
 
 __all__ = [
+    "MAX_AGENT_NAME",
     "MAX_FILE_BYTES",
     "AcpAgent",
     "CommandAgent",
@@ -42,6 +44,7 @@ __all__ = [
     "finalize_workspace",
     "mirror_audit",
     "opaque_case_ref",
+    "default_agent_name",
     "parse_agent_spec",
     "parse_env_args",
     "to_run_case",

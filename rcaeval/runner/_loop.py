@@ -27,6 +27,7 @@ import polars as pl
 from rcaeval._paths import data_dir, registry_dir
 from rcaeval.errors import ExitCode, InputError, NotFoundError, RcaevalError
 from rcaeval.runner._acp_client import now_iso
+from rcaeval.runner._agent_name import check_agent_name, default_agent_name
 from rcaeval.runner._agents import AgentAdapter, AgentOutcome, parse_agent_spec
 from rcaeval.runner._case import to_run_case
 from rcaeval.runner._execute import execute_case
@@ -294,6 +295,7 @@ def run_suite(
     reports: bool = True,
     expose_case_ids: bool = False,
     semantic: Any = None,
+    agent_name: str | None = None,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
 
@@ -310,6 +312,9 @@ def run_suite(
 
     ``semantic`` (a :class:`rcaeval.semantic.SemanticConfig`) runs the semantic shadow on
     each judged case (docs/semantic.md); the deterministic judgment is the same without it.
+
+    ``agent_name`` labels the run in ``eval_runs.agent_name`` (reports and charts group by it);
+    default :func:`default_agent_name` of ``agent_spec``. A resumed run keeps its name.
     """
     from rcaeval.judge import JUDGE_VERSION
     from rcaeval.registry import iter_suite_cases, load_suite
@@ -352,7 +357,9 @@ def run_suite(
         ref_key = new_case_ref_key()
         create_run(store, run_id, suite_id=suite_id, suite_version=suite.version,
                    agent_spec=agent_spec, config=config, audit_root=audits, case_ids=todo,
-                   judge_version=JUDGE_VERSION, case_ref_key=ref_key)
+                   judge_version=JUDGE_VERSION, case_ref_key=ref_key,
+                   agent_name=check_agent_name(agent_name) if agent_name is not None
+                   else default_agent_name(agent_spec))
     run_dir = audits / run_id
     base = {"run_id": run_id, "suite_id": suite_id, "suite_version": suite.version,
             "agent_spec": agent_spec, "agent_hash": agent_hash(config), "audit_dir": run_dir,

@@ -120,6 +120,7 @@ def create_run(
     case_ids: Sequence[str],
     judge_version: str,
     case_ref_key: str | None = None,
+    agent_name: str | None = None,
 ) -> None:
     """Insert the ``eval_runs`` row (status running) and one pending ``eval_case_runs`` row
     per case, in one transaction, and write ``run.json`` (with ``case_ref_key``, the run's
@@ -136,7 +137,7 @@ def create_run(
         store.con.execute(q("insert_run"), {
             "run_id": run_id, "suite_id": suite_id, "suite_version": suite_version,
             "agent_spec": agent_spec, "agent_hash": digest, "audit_root": str(audit_root),
-            "judge_version": judge_version, "notes": None})
+            "judge_version": judge_version, "notes": None, "agent_name": agent_name})
         for cid in case_ids:
             store.con.execute(q("insert_case_run"), {"run_id": run_id, "case_id": cid})
     write_run_config(run_dir, run_id=run_id, suite_id=suite_id, suite_version=suite_version,
