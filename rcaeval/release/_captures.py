@@ -107,13 +107,13 @@ def sha256_file(path: Path) -> str:
 
 def capture_files(source: Path) -> list[Path]:
     """``source`` itself, or the ``.jsonl``/``.ndjson``/``.parquet`` files of a directory
-    (sorted; other files such as reviews or metrics JSON are ignored)."""
+    (sorted; files whose name contains ``reviews``, and metrics JSON, are ignored)."""
     if not source.exists():
         raise NotFoundError(f"no captures at {source}")
     if source.is_dir():
         files = sorted(p for p in source.iterdir()
                        if p.is_file() and p.suffix in CAPTURE_SUFFIXES
-                       and not p.name.startswith("reviews"))
+                       and "reviews" not in p.name)
         if not files:
             raise InputError("directory holds no .jsonl or .parquet capture files",
                              file=str(source))
