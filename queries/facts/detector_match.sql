@@ -1,17 +1,25 @@
 -- Output detectors, one compiled pattern set at a time: the sentences of the final answer
--- (and follow-up answers) where a detector's `any` patterns match, with scope and negation
--- decided. Run once per distinct rule_detector.pattern_key (detectors of any case sharing the
--- same scope and compiled regexes) over every judged run carrying such a detector; the RE2
--- patterns are bound as parameters so DuckDB compiles each once per query instead of once
--- per row. Parameters:
+-- (and follow-up answers) where a detector's `any` patterns match, with scope and every cue
+-- stage decided (docs/registry.md, "Detector grammar"). Run once per distinct
+-- rule_detector.pattern_key (detectors of any case sharing the same scope and compiled
+-- regexes) over every judged run carrying such a detector; the RE2 patterns are bound as
+-- parameters so DuckDB compiles each once per query instead of once per row. Parameters:
 --   $pattern_key $scope
 --   $any_regex                 (?i) alternation of the `any` patterns
 --   $all_regexes               list of (?i) `all` patterns (matched only on candidate rows)
---   $neg_pre $neg_post         negated-occurrence regexes (rcaeval/judge/_negation.py)
---   $clause_break              clause breaks rewritten to ';' before negation is applied
---   $causal_cue                root_cause scope: a sentence asserting a cause
--- Negation: every negated occurrence (cue + window + match, or match + window + post-cue) is
--- blanked out; the sentence still counts only if the pattern matches what is left.
+--   $neg_pre $neg_post         negated-occurrence regexes (rcaeval/grammar/_compile.py)
+--   $hedge_pre $hedge_post     hedged occurrences        (root_cause scope only)
+--   $role_pre $role_post       symptom / contributing / consequence occurrences (idem)
+--   $weak_pre $weak_post       weak consequence wording (idem; see facts/output.sql)
+--   $*_cue                     the cue vocabularies alone, to name the deciding cue
+--   $clause_break              clause breaks rewritten to ';' before any cue stage
+--   $causal                    a sentence asserting a cause
+--   $heading_*                 a section heading naming conclusion / alternatives / role
+--   $label $label_*            the inline `Label:` of the sentence's line, and its kind
+-- Scope root_cause, in order: an inline label of kind alternatives/role puts the sentence
+-- out, of kind conclusion in; then the section heading likewise; then a causal cue puts it
+-- in. Cue stages: each blanks its spans (cue + window + match, or match + window + cue) out
+-- of what the previous stage left; the sentence counts only if the pattern still matches.
 INSERT INTO j_detector_hit
 WITH s AS (
     SELECT o.run_id, o.case_id, r.detector_id, o.section_idx, o.sentence_idx, o.line_no,
@@ -21,22 +29,113 @@ WITH s AS (
     JOIN rule_detector AS r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash
     WHERE r.pattern_key = $pattern_key
       AND regexp_matches(o.text, $any_regex)
+),
+lines AS (   -- the first sentence of every line a candidate sits on: where a label would be
+    SELECT o.run_id, o.case_id, o.section_idx, o.line_no,
+           arg_min(o.text, o.sentence_idx) AS head
+    FROM raw_output_sentence AS o
+    JOIN (SELECT DISTINCT run_id, case_id, section_idx, line_no FROM s) AS l
+      ON l.run_id = o.run_id AND l.case_id = o.case_id AND l.section_idx = o.section_idx
+     AND l.line_no = o.line_no
+    GROUP BY ALL
+),
+c AS (
+    SELECT s.*,
+           CASE WHEN coalesce(s.section_kind, '') = 'followup' OR coalesce(s.section, '') = ''
+                    THEN NULL
+                WHEN regexp_matches(s.section, $heading_alternatives) THEN 'alternatives'
+                WHEN regexp_matches(s.section, $heading_role) THEN 'role'
+                WHEN regexp_matches(s.section, $heading_conclusion) THEN 'conclusion'
+           END AS heading_kind,
+           nullif(regexp_extract(l.head, $label, 1), '') AS label,
+           regexp_replace(s.text, $clause_break, ';', 'g') AS t0
+    FROM s
+    LEFT JOIN lines AS l
+           ON l.run_id = s.run_id AND l.case_id = s.case_id AND l.section_idx = s.section_idx
+          AND l.line_no = s.line_no
+),
+d AS (
+    SELECT c.*,
+           CASE WHEN label IS NULL THEN NULL
+                WHEN regexp_matches(label, $label_alternatives) THEN 'alternatives'
+                WHEN regexp_matches(label, $label_role) THEN 'role'
+                WHEN regexp_matches(label, $label_conclusion) THEN 'conclusion'
+           END AS label_kind,
+           regexp_replace(regexp_replace(t0, $neg_pre, ' ', 'g'), $neg_post, ' ', 'g') AS t1
+    FROM c
+),
+e AS (
+    SELECT d.*,
+           regexp_replace(regexp_replace(t1, $hedge_pre, ' ', 'g'), $hedge_post, ' ', 'g')
+               AS t2
+    FROM d
+),
+f AS (
+    SELECT e.*,
+           regexp_replace(regexp_replace(t2, $role_pre, ' ', 'g'), $role_post, ' ', 'g')
+               AS t3
+    FROM e
+),
+g AS (
+    SELECT f.*,
+           regexp_replace(regexp_replace(t3, $weak_pre, ' ', 'g'), $weak_post, ' ', 'g')
+               AS t4,
+           regexp_matches(t1, $any_regex) AS m1,
+           regexp_matches(t2, $any_regex) AS m2,
+           regexp_matches(t3, $any_regex) AS m3
+    FROM f
+),
+h AS (
+    SELECT g.*, regexp_matches(t4, $any_regex) AS m4,
+           CASE WHEN label_kind IS NOT NULL THEN label_kind || ' label "' || label || '"'
+                WHEN heading_kind IS NOT NULL THEN heading_kind || ' heading "' || section || '"'
+           END AS structure,
+           coalesce(label_kind, heading_kind) AS kind
+    FROM g
 )
-SELECT run_id, case_id, detector_id, section_idx, sentence_idx, line_no, section,
-       section_kind, text,
+SELECT run_id, case_id, detector_id, $scope AS scope, section_idx, sentence_idx, line_no,
+       section, section_kind, text,
        CASE $scope
            WHEN 'anywhere' THEN true
-           WHEN 'alternatives' THEN coalesce(section_kind = 'alternatives', false)
-           ELSE coalesce(section_kind, 'other') = 'root_cause'
-                OR (coalesce(section_kind, 'other') <> 'alternatives'
-                    AND regexp_matches(text, $causal_cue))
+           WHEN 'alternatives' THEN coalesce(kind = 'alternatives', false)
+           ELSE CASE WHEN kind IN ('alternatives', 'role') THEN false
+                     WHEN kind = 'conclusion' THEN true
+                     ELSE regexp_matches(text, $causal) END
        END AS in_scope,
+       CASE $scope
+           WHEN 'anywhere' THEN 'scope anywhere'
+           ELSE coalesce(structure,
+                         CASE WHEN $scope = 'root_cause' AND regexp_matches(text, $causal)
+                              THEN 'causal cue "' || regexp_extract(text, $causal, 0) || '"'
+                              ELSE 'no conclusion heading, label or causal cue' END)
+       END AS scope_rule,
        coalesce(list_bool_and(list_transform($all_regexes::VARCHAR[],
                                              lambda p: regexp_matches(text, p))), true) AS all_ok,
-       NOT regexp_matches(
-           regexp_replace(
-               regexp_replace(regexp_replace(text, $clause_break, ';', 'g'),
-                              $neg_pre, ' ', 'g'),
-               $neg_post, ' ', 'g'),
-           $any_regex) AS negated
-FROM s;
+       NOT m1 AS negated,
+       m1 AND NOT m2 AS hedged,
+       m2 AND NOT m3 AS demoted,
+       m3 AND NOT m4 AS weak,
+       m4 AS strong,
+       CASE
+           WHEN NOT m1 THEN 'negated by "'
+               || coalesce(nullif(regexp_extract(regexp_extract(t0, $neg_pre, 0),
+                                                 $neg_before_cue, 0), ''),
+                           list_last(regexp_extract_all(regexp_extract(t0, $neg_post, 0),
+                                                        $neg_after_cue)), '?') || '"'
+           WHEN NOT m2 THEN 'hedged by "'
+               || coalesce(nullif(regexp_extract(regexp_extract(t1, $hedge_pre, 0),
+                                                 $hedge_before_cue, 0), ''),
+                           list_last(regexp_extract_all(regexp_extract(t1, $hedge_post, 0),
+                                                        $hedge_after_cue)), '?') || '"'
+           WHEN NOT m3 THEN 'named as symptom / contributing factor / consequence by "'
+               || coalesce(nullif(regexp_extract(regexp_extract(t2, $role_pre, 0),
+                                                 $role_before_cue, 0), ''),
+                           list_last(regexp_extract_all(regexp_extract(t2, $role_post, 0),
+                                                        $role_after_cue)), '?') || '"'
+           WHEN NOT m4 THEN 'consequence wording "'
+               || coalesce(nullif(regexp_extract(regexp_extract(t3, $weak_pre, 0),
+                                                 $weak_before_cue, 0), ''),
+                           list_last(regexp_extract_all(regexp_extract(t3, $weak_post, 0),
+                                                        $weak_after_cue)), '?') || '"'
+       END AS decided_by
+FROM h;

@@ -1,11 +1,25 @@
 -- Output facts (seed 000 step 1.3): detector.<id> for every detector a judged case declares.
 -- A detector fires when some sentence in its scope matches `any` (and every `all` pattern)
--- and that match is not negated (facts/detector_match.sql). The evidence is the first firing
+-- and that match is not negated, hedged or demoted (facts/detector_match.sql). A match left
+-- only by weak consequence wording ("the panic caused a CPU hotspot", "导致 X") is demoted
+-- only when another root_cause detector of the case has a surviving match in the same
+-- sentence; otherwise it still counts (j_detector_fire). The evidence is the first firing
 -- sentence; when nothing fires, the detail says why the first plain match did not count --
 -- exactly what a plain keyword search would have got wrong -- and, when no sentence matched
 -- at all, names an output.txt / transcript.json that exists but could not be read or parsed
 -- (raw_file status other than ok / not_utf8), so "no sentence matches" is not mistaken for
 -- an answer that said nothing.
+CREATE OR REPLACE TEMP VIEW j_detector_fire AS
+SELECT h.*,
+       h.in_scope AND h.all_ok
+       AND (h.strong OR (h.weak AND NOT EXISTS (
+               SELECT 1 FROM j_detector_hit AS o
+               WHERE o.run_id = h.run_id AND o.case_id = h.case_id
+                 AND o.section_idx = h.section_idx AND o.sentence_idx = h.sentence_idx
+                 AND o.detector_id <> h.detector_id AND o.scope = 'root_cause'
+                 AND o.in_scope AND o.all_ok AND o.strong))) AS fires
+FROM j_detector_hit AS h;
+
 CREATE OR REPLACE TEMP VIEW fx_output AS
 WITH d AS (
     SELECT k.run_id, k.case_id, r.detector_id, r.scope, r.negation
@@ -13,8 +27,7 @@ WITH d AS (
     JOIN rule_detector AS r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash
 ),
 h AS (
-    SELECT *, in_scope AND all_ok AND NOT negated AS fires
-    FROM j_detector_hit
+    SELECT * FROM j_detector_fire
 ),
 unread AS (
     SELECT run_id, case_id,
@@ -45,7 +58,12 @@ SELECT d.run_id, d.case_id, 'detector.' || d.detector_id AS fact,
                                                             ELSE 'section "' || p.section || '"'
                                                         END
            WHEN NOT p.all_ok THEN 'matched, but not every `all` pattern in the same sentence'
-           ELSE 'matched only negated mentions (e.g. "ruled out", "not caused by")'
+           WHEN p.negated THEN 'matched only negated mentions (e.g. "ruled out", "not caused by")'
+           WHEN p.hedged THEN 'matched only hedged mentions (' || p.decided_by || ')'
+           WHEN p.demoted THEN 'matched only mentions not named as the cause ('
+                               || p.decided_by || ')'
+           ELSE 'matched only as a consequence of another asserted cause ('
+                || p.decided_by || ')'
        END AS detail,
        CASE WHEN p.run_id IS NULL THEN NULL
             WHEN p.section_kind = 'followup' THEN 'transcript.json'

@@ -6,6 +6,7 @@ DELETE FROM eval_fact WHERE (run_id, case_id) IN (SELECT run_id, case_id FROM __
 DELETE FROM eval_check WHERE (run_id, case_id) IN (SELECT run_id, case_id FROM __rcaeval_unloadable);
 DELETE FROM eval_bucket WHERE (run_id, case_id) IN (SELECT run_id, case_id FROM __rcaeval_unloadable);
 DELETE FROM eval_judgment WHERE (run_id, case_id) IN (SELECT run_id, case_id FROM __rcaeval_unloadable);
+DELETE FROM eval_detector_hit WHERE (run_id, case_id) IN (SELECT run_id, case_id FROM __rcaeval_unloadable);
 INSERT INTO eval_judgment BY NAME SELECT * FROM __rcaeval_unloadable;
 INSERT INTO eval_case_runs (run_id, case_id, status, attempts, audit_path, error)
 SELECT u.run_id, u.case_id, 'judged', 1, u.audit_path, u.error

@@ -166,9 +166,10 @@ def register(app: typer.Typer) -> None:
         case_id: Annotated[str, typer.Argument(help="Case id.")],
         db: DbOpt = None,
     ) -> None:
-        """Print one judgment as a bucket -> check -> evidence tree; with a semantic shadow,
-        the deterministic and blended judgments side by side (docs/semantic.md)."""
-        from rcaeval.judge import explain_tree, load_judgment
+        """Print one judgment as a bucket -> check -> evidence tree, then every sentence an
+        output detector matched and the rule that decided it; with a semantic shadow, the
+        deterministic and blended judgments side by side (docs/semantic.md)."""
+        from rcaeval.judge import explain_tree, load_detector_hits, load_judgment
         from rcaeval.report import describe_file_problem, parse_errors_of
         from rcaeval.semantic import load_shadow, side_by_side
         from rcaeval.store import connect
@@ -178,8 +179,9 @@ def register(app: typer.Typer) -> None:
             packet = load_judgment(store, run_id, case_id)
             shadow = load_shadow(store, run_id, case_id)
             problems = parse_errors_of(store, run_id).get(case_id, [])
+            hits = load_detector_hits(store, run_id, case_id)
         finally:
             store.close()
-        _out.print(explain_tree(packet, [describe_file_problem(p) for p in problems]))
+        _out.print(explain_tree(packet, [describe_file_problem(p) for p in problems], hits))
         if shadow is not None:
             _out.print(side_by_side(packet, shadow))

@@ -9,6 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from rcaeval.extract._schema import TableBuilder
+from rcaeval.grammar import heading_kind
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BOLD_HEADING = re.compile(r"^\s*\*\*([^*]+?)\*\*\s*[:：]?\s*$")
@@ -25,20 +26,13 @@ _TABLE_ROW = re.compile(r"^\s*\|")
 _ABBREV = {"e.g", "i.e", "vs", "cf", "approx", "fig", "eq", "mr", "mrs", "dr", "st", "etc.,"}
 _INITIALS = re.compile(r"^(?:[a-z]\.)+[a-z]$")
 
-_ALTERNATIVES = re.compile(
-    r"rul(?:ed|e|es|ing)[\s_-]*out|alternative|other\s+hypothes|hypothes[ie]s\s+considered"
-    r"|considered|excluded|exclusions?|rejected|排除|其他假设|备选", re.IGNORECASE)
-_ROOT_CAUSE = re.compile(
-    r"root[\s_-]*cause|conclusion|diagnosis|summary|verdict|根因|根本原因|结论", re.IGNORECASE)
-
-
 def classify_section(heading: str) -> str:
-    """``alternatives`` / ``root_cause`` / ``other`` for a section heading."""
-    if _ALTERNATIVES.search(heading):
-        return "alternatives"
-    if _ROOT_CAUSE.search(heading):
-        return "root_cause"
-    return "other"
+    """``alternatives`` / ``root_cause`` / ``other`` for a section heading, by the detector
+    grammar's default labels (rcaeval/grammar/defaults.yaml; a heading naming symptoms,
+    contributing factors or impact is ``other``). The judge re-classifies headings with each
+    detector's own grammar."""
+    kind = heading_kind(heading)
+    return {"alternatives": "alternatives", "conclusion": "root_cause"}.get(kind, "other")
 
 
 def _strip_markup(s: str) -> str:

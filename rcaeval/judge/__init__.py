@@ -26,7 +26,13 @@ from rcaeval.judge._audit import (
     raw_connection,
     register_cases,
 )
-from rcaeval.judge._explain import case_anchor, explain_html, explain_tree, load_judgment
+from rcaeval.judge._explain import (
+    case_anchor,
+    explain_html,
+    explain_tree,
+    load_detector_hits,
+    load_judgment,
+)
 from rcaeval.judge._jsonpath import CompiledPath, compile_path
 from rcaeval.judge._load import (
     case_fields,
@@ -84,6 +90,7 @@ __all__ = [
     "case_anchor",
     "explain_html",
     "explain_tree",
+    "load_detector_hits",
     "flatten_rules",
     "judge_audit",
     "judge_loaded",

@@ -32,6 +32,22 @@ def load_judgment(con: Any, run_id: str, case_id: str) -> dict[str, Any]:
     return orjson.loads(row[0])
 
 
+def load_detector_hits(con: Any, run_id: str, case_id: str) -> list[dict[str, Any]]:
+    """The stored detector hits of one (run, case): every sentence an output detector
+    matched, whether it makes the detector fire, and which rule decided it (scope via heading
+    / label / causal cue; negated, hedged, demoted by which cue). Ordered by detector and
+    position."""
+    db = getattr(con, "con", con)
+    cur = db.execute(
+        "SELECT detector_id, file, line_no, section, text, fires, scope_rule, decided_by "
+        "FROM eval_detector_hit WHERE run_id = $r AND case_id = $c "
+        "ORDER BY detector_id, section_idx, sentence_idx",
+        {"r": run_id, "c": case_id},
+    )
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
 def _style(status: str | None) -> str:
     return _STATUS_STYLE.get(status or "", "white")
 
@@ -83,10 +99,13 @@ def _evidence_label(ev: dict[str, Any]) -> str:
 
 
 def explain_tree(packet: dict[str, Any],
-                 file_problems: list[str] | None = None) -> Tree:
+                 file_problems: list[str] | None = None,
+                 hits: list[dict[str, Any]] | None = None) -> Tree:
     """A rich Tree of a judgment packet: verdict, then buckets, checks and their evidence;
     ``file_problems`` (one line per file extraction could not parse or read, with the line and
-    byte of a parse error) are listed under the bundle."""
+    byte of a parse error) are listed under the bundle; with ``hits``
+    (:func:`load_detector_hits`), a last node lists every detector's matched sentences and
+    the rule that decided each."""
     verdict, rest = _head(packet)
     head = (
         f"[bold]{escape(packet['run_id'])} / {escape(packet['case_id'])}[/bold]  "
@@ -117,6 +136,8 @@ def explain_tree(packet: dict[str, Any],
             ev = c.get("evidence")
             if ev:
                 cnode.add(_evidence_label(ev))
+    if hits:
+        _add_hits(tree, packet, hits)
     return tree
 
 
@@ -161,3 +182,23 @@ def explain_html(packet: dict[str, Any]) -> str:
         out.append("</ul></li>")
     out.append("</ul></section>")
     return "".join(out)
+
+
+def _add_hits(tree: Tree, packet: dict[str, Any], hits: list[dict[str, Any]]) -> None:
+    facts = packet.get("facts") or {}
+    node = tree.add("[bold]detectors[/bold] [dim](every matched sentence and the rule that "
+                    "decided it)[/dim]")
+    by_det: dict[str, list[dict[str, Any]]] = {}
+    for h in hits:
+        by_det.setdefault(h["detector_id"], []).append(h)
+    for det, rows in by_det.items():
+        fired = facts.get(f"detector.{det}")
+        mark = "[green]fired[/]" if fired else "[dim]did not fire[/]"
+        dnode = node.add(f"{escape(det)}: {mark}")
+        for h in rows:
+            where = f"{h['file']}:{h['line_no']}" if h.get("line_no") is not None else h["file"]
+            sym = "[green]✓[/]" if h["fires"] else "[red]✗[/]"
+            text = h["text"] if len(h["text"]) <= 160 else h["text"][:157] + "..."
+            dnode.add(f"{sym} {escape(where)} [dim]{escape(repr(text))}[/dim]\n"
+                      f"   in/out: {escape(h.get('scope_rule') or '')}; "
+                      f"decided: {escape(h.get('decided_by') or '')}")

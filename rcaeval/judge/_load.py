@@ -35,8 +35,9 @@ def _patterns(tables: Mapping[str, pa.Table]) -> list[tuple[str, str, str, str]]
     out = []
     for row in tables["rule_detector"].to_pylist():
         field = f"detectors.{row['detector_id']}"
+        grammar = [v for _, v in (row.get("grammar_regexes") or [])]
         for pattern in [row["any_regex"], *row["all_regexes"], row["neg_pre_regex"],
-                        row["neg_post_regex"]]:
+                        row["neg_post_regex"], *grammar]:
             if pattern:
                 out.append((pattern, row["case_id"], field, f"detector {row['detector_id']!r}"))
     for row in tables["rule_condition"].to_pylist():

@@ -188,7 +188,7 @@ def write_results(
         con.execute("BEGIN TRANSACTION")
         try:
             for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
-                          *_present(con, SHADOW_TABLES)):
+                          "eval_detector_hit", *_present(con, SHADOW_TABLES)):
                 con.execute(
                     f"DELETE FROM {table} WHERE (run_id, case_id) IN "
                     "(SELECT run_id, case_id FROM j_scope)"
@@ -198,6 +198,7 @@ def write_results(
                 "evidence_file, evidence_path, evidence_line, evidence_excerpt FROM j_fact"
             )
             con.execute(read_query("judge/write_checks.sql"))
+            con.execute(read_query("judge/write_detector_hits.sql"))
             con.execute(
                 "INSERT INTO eval_bucket (run_id, case_id, bucket, status, score, max_score, "
                 "reason) SELECT run_id, case_id, bucket, status, score, max_score, reason "

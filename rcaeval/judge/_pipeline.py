@@ -20,15 +20,9 @@ import pyarrow as pa
 
 from rcaeval._paths import queries_dir, read_query
 from rcaeval.errors import InputError
-from rcaeval.judge._negation import CLAUSE_BREAK, NEVER_MATCHES
+from rcaeval.grammar import NEVER_MATCHES, REGEX_KEYS, defaults_digest_bytes, detector_regexes
 from rcaeval.judge._profiles import load_profiles, profile_tables
 from rcaeval.judge._rules import BUCKETS
-
-CAUSAL_CUE = (
-    r"(?i)\broot[\s-]*caus|\bcaused\s+by\b|\bprimary\s+cause\b|\bwas\s+due\s+to\b|"
-    r"\btriggered\s+by\b|根因|根本原因|导致"
-)
-"""A sentence asserting a cause (root_cause detector scope, docs/registry.md)."""
 
 STAGE1_FILES = (
     "facts/catalog.sql",
@@ -73,6 +67,8 @@ def sql_digest() -> str:
         for path in sorted((root / sub).glob("*.sql")):
             h.update(f"{sub}/{path.name}\n".encode())
             h.update(path.read_bytes())
+    h.update(b"grammar/defaults.yaml\n")
+    h.update(defaults_digest_bytes())
     return h.hexdigest()[:16]
 
 
@@ -154,19 +150,25 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
     rows = con.execute(
         "SELECT r.pattern_key, any_value(r.scope), any_value(r.any_regex), "
         "any_value(r.all_regexes), any_value(r.negation), any_value(r.neg_pre_regex), "
-        "any_value(r.neg_post_regex) "
+        "any_value(r.neg_post_regex), any_value(r.grammar_regexes), "
+        "any_value(r.any_patterns) "
         "FROM rule_detector r JOIN (SELECT DISTINCT case_id, rules_hash FROM j_scope) k "
         "ON k.case_id = r.case_id AND k.rules_hash = r.rules_hash "
         "GROUP BY r.pattern_key ORDER BY r.pattern_key"
     ).fetchall()
-    for key, scope, any_re, all_re, negation, pre, post in rows:
-        _run(con, "facts/detector_match.sql", {
+    for key, scope, any_re, all_re, negation, pre, post, grammar, any_p in rows:
+        regexes = dict(grammar) if grammar else {}
+        if any(k not in regexes for k in REGEX_KEYS):
+            # rule rows written before the grammar existed: compile the default grammar
+            regexes = detector_regexes(list(any_p), scope=scope, negation=bool(negation))
+        params = {k: regexes[k] for k in REGEX_KEYS}
+        params.update({
             "pattern_key": key, "scope": scope, "any_regex": any_re,
             "all_regexes": list(all_re or []),
             "neg_pre": pre if negation and pre else NEVER_MATCHES,
             "neg_post": post if negation and post else NEVER_MATCHES,
-            "clause_break": CLAUSE_BREAK, "causal_cue": CAUSAL_CUE,
         })
+        _run(con, "facts/detector_match.sql", params)
 
 
 def _set_semantic(con: duckdb.DuckDBPyConnection, table: pa.Table | None) -> None:

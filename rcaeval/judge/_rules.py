@@ -17,8 +17,8 @@ import orjson
 import pyarrow as pa
 
 from rcaeval.errors import InputError
+from rcaeval.grammar import REGEX_KEYS, any_regex, detector_regexes, each_regex
 from rcaeval.judge._jsonpath import compile_path
-from rcaeval.judge._negation import any_regex, each_regex, negation_regexes
 
 BUCKETS: tuple[str, ...] = (
     "contract",
@@ -69,6 +69,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("scope", _S), ("negation", pa.bool_()), ("any_patterns", _LIST),
         ("all_patterns", _LIST), ("any_regex", _S), ("all_regexes", _LIST),
         ("neg_pre_regex", _S), ("neg_post_regex", _S), ("pattern_key", _S),
+        ("grammar_regexes", pa.map_(_S, _S)),
     ]),
     "rule_bucket_param": pa.schema([
         ("case_id", _S), ("rules_hash", _S), ("preferred_channels", _LIST),
@@ -229,15 +230,21 @@ def flatten_rules(
         if scope not in ("root_cause", "anywhere", "alternatives"):
             raise _err(case_id, f"detectors.{det_id}", f"unknown scope {scope!r}")
         negation = bool(det.get("negation", True))
-        pre, post = negation_regexes(any_p) if negation else (None, None)
-        compiled = [scope, any_regex(any_p), each_regex(all_p), pre, post]
+        try:
+            regexes = detector_regexes(any_p, scope=scope, negation=negation,
+                                       extension=det.get("grammar"))
+        except ValueError as exc:
+            raise _err(case_id, f"detectors.{det_id}.grammar", str(exc)) from exc
+        pre, post = (regexes["neg_pre"], regexes["neg_post"]) if negation else (None, None)
+        grammar = [(k, regexes[k]) for k in REGEX_KEYS]
+        compiled = [scope, any_regex(any_p), each_regex(all_p), pre, post, grammar]
         pattern_key = hashlib.sha256(orjson.dumps(compiled)).hexdigest()[:32]
         rows["rule_detector"].append({
             "case_id": case_id, "rules_hash": rh, "detector_id": det_id,
             "description": det.get("description"), "scope": scope, "negation": negation,
             "any_patterns": any_p, "all_patterns": all_p, "any_regex": any_regex(any_p),
             "all_regexes": each_regex(all_p), "neg_pre_regex": pre, "neg_post_regex": post,
-            "pattern_key": pattern_key,
+            "pattern_key": pattern_key, "grammar_regexes": grammar,
         })
     ec = rules.get("evidence_collection") or {}
     channels = ec.get("preferred_channels")

@@ -5,8 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
+from rcaeval.grammar import Grammar, merge_extensions
 from rcaeval.registry._common import Id
 from rcaeval.registry._conditions import (
     EVIDENCE_CHANNELS,
@@ -109,6 +118,21 @@ class Detector(BaseModel):
     all: list[NonEmptyStr] = Field(default_factory=list)
     scope: Literal["root_cause", "anywhere", "alternatives"] = "root_cause"
     negation: bool = True
+    grammar: Grammar | None = Field(
+        default=None,
+        description="Extends the detector grammar (docs/registry.md, 'Detector grammar') for "
+        "this detector only: labels, causal / hedge / role / consequence / negation cues, "
+        "clause breaks.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _drop_unset_grammar(self, handler: SerializerFunctionWrapHandler) -> dict:
+        # a detector without a grammar extension serialises as before the key existed, so
+        # rules_hash of existing judge specs is unchanged
+        data = handler(self)
+        if isinstance(data, dict) and data.get("grammar") is None:
+            data.pop("grammar", None)
+        return data
 
     @field_validator("any", "all")
     @classmethod
@@ -179,6 +203,20 @@ class JudgeSpec(BaseModel):
     scoring_profile: Id = "default"
     detectors: dict[Id, Detector] = Field(default_factory=dict)
     judge: JudgeRules
+
+
+def apply_registry_grammar(spec: JudgeSpec, registry_grammar: Grammar | None) -> JudgeSpec:
+    """A copy of ``spec`` whose every detector's ``grammar`` also holds the registry's
+    extension (registry entries first), so ``rules_hash`` covers it. ``None`` / an empty
+    registry grammar returns ``spec`` unchanged."""
+    if registry_grammar is None or registry_grammar.is_empty() or not spec.detectors:
+        return spec
+    dets = {}
+    for det_id, det in spec.detectors.items():
+        doc = merge_extensions(registry_grammar, det.grammar)
+        dets[det_id] = det.model_copy(
+            update={"grammar": Grammar.model_validate(doc) if doc else None})
+    return spec.model_copy(update={"detectors": dets})
 
 
 CheckKind = Literal["check", "hard", "supporting"]

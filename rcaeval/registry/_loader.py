@@ -13,11 +13,12 @@ from pathlib import Path
 
 from rcaeval._paths import registry_dir
 from rcaeval.errors import NotFoundError
+from rcaeval.grammar import Grammar
 from rcaeval.registry._baseline import BaselineSpec
 from rcaeval.registry._case import CaseSpec
 from rcaeval.registry._common import Problem, RegistryError, sort_problems
 from rcaeval.registry._defaults import apply_defaults
-from rcaeval.registry._judge import JudgeSpec
+from rcaeval.registry._judge import JudgeSpec, apply_registry_grammar
 from rcaeval.registry._lint import (
     id_mismatch,
     lint_baseline,
@@ -109,17 +110,35 @@ def load_case_dir(root: Path, case_dir: Path) -> tuple[MergedCase | None, list[P
             if judge is not None:
                 problems += id_mismatch(jdoc, "case_id", judge.case_id, name, "directory name")
 
+    grammar, found = registry_grammar(root)
+    problems += found
     if problems or case is None or judge is None:
         return None, sort_problems(problems)
     expected = case_dir / "expected.md"
     merged = MergedCase(
         case=case,
-        judge=apply_defaults(judge),
+        judge=apply_registry_grammar(apply_defaults(judge), grammar),
         case_dir=case_dir,
         incident_dir=case_dir / case.incident_data if case.incident_data else None,
         expected_md=expected if expected.is_file() else None,
     )
     return merged, []
+
+
+GRAMMAR_FILE = "grammar.yaml"
+"""A registry's extension of the detector grammar (optional, at the registry root)."""
+
+
+def registry_grammar(root: Path) -> tuple[Grammar | None, list[Problem]]:
+    """The registry's ``grammar.yaml`` (None when absent) and its problems."""
+    path = root / GRAMMAR_FILE
+    if not path.is_file():
+        return None, []
+    doc, found = parse_yaml(path, GRAMMAR_FILE)
+    if doc is None:
+        return None, found
+    grammar, more = validate_doc(Grammar, doc)
+    return grammar, found + more
 
 
 def _suite_path(root: Path, suite_id: str) -> Path | None:

@@ -55,7 +55,7 @@ def detector_calls(root: Path, registry: Path | None = None) -> list[Call]:
 
     answers = load(ANSWERS)["answers"]
     recorded = build_runs(root, answers)
-    s = st.connect()
+    s = st.connect(":memory:")
     try:
         judge_audit(s, recorded, registry or REPO / "data" / "registry",
                     out_dir=root / "judgments")

@@ -1,0 +1,167 @@
+"""The grammar compiled into RE2 regexes for one detector (bound as parameters of
+queries/facts/detector_match.sql).
+
+RE2 has no lookaround, so a cue that acts on a mention is compiled together with the
+detector's own patterns: ``cue + window + pattern`` (a cue *before* the mention) and
+``pattern + window + cue`` (a cue *after* it). The SQL blanks every such span out of the
+sentence, stage by stage (negation, hedge, role, weak consequence), and a stage decided the
+sentence when the pattern matched before it and no longer matches after it. Windows never
+cross clause punctuation (``. ; : ! ?``, their CJK forms and the CJK comma ``，``); the clause
+breaks are rewritten to ``;`` first, so "not X but Y" negates X only.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from rcaeval.grammar._vocab import merged
+
+PRE_WINDOW = 60
+"""Characters a cue before a mention reaches (negation, hedge, role)."""
+POST_WINDOW = 25
+"""Characters a negation cue after a mention reaches back."""
+HEDGE_POST_WINDOW = 60
+"""... a hedge after a mention ("X or Y, we cannot tell")."""
+ROLE_POST_WINDOW = 40
+"""... a role or consequence cue after a mention ("X on tikv-1 was merely a symptom")."""
+
+NO_BREAK = r"[^.;:!?。；：！？，\n]"
+NO_BREAK_POST = r"[^.;!?。；！？，\n]"
+
+NEVER_MATCHES = r"\b\B"
+"""An RE2 pattern that matches nothing (bound for a stage that is off)."""
+
+LABEL = r"^[\s*_>#•·-]*((?:[^\s:：]{1,24}\s+){0,3}[^\s:：]{1,24})\s*\**\s*[:：]"
+"""The inline label of a line: the text before its first ``:`` / ``：`` when that is at most
+four words (group 1)."""
+_LABEL_END = r"[\s*_)）\]]*$"
+
+REGEX_KEYS = (
+    "clause_break", "causal", "heading_conclusion", "heading_alternatives", "heading_role",
+    "label", "label_conclusion", "label_alternatives", "label_role",
+    "hedge_pre", "hedge_post", "role_pre", "role_post", "weak_pre", "weak_post",
+    "neg_before_cue", "neg_after_cue", "hedge_before_cue", "hedge_after_cue",
+    "role_before_cue", "role_after_cue", "weak_before_cue", "weak_after_cue",
+)
+"""The keys of :func:`detector_regexes` besides ``neg_pre`` / ``neg_post`` (which have their
+own rule_detector columns)."""
+
+
+def alternation(patterns: list[str]) -> str:
+    return "|".join(f"(?:{p})" for p in patterns)
+
+
+def any_regex(patterns: list[str]) -> str:
+    """Case-insensitive alternation of a detector's ``any`` patterns."""
+    if not patterns:
+        raise ValueError("a detector needs at least one `any` pattern")
+    return "(?i)" + alternation(patterns)
+
+
+def each_regex(patterns: list[str]) -> list[str]:
+    """Each ``all`` pattern, case-insensitive."""
+    return [f"(?i)(?:{p})" for p in patterns]
+
+
+def _cue(cues: list[str]) -> str:
+    return "(?i)" + ("|".join(cues) if cues else NEVER_MATCHES)
+
+
+def pre_regex(cues: list[str], patterns: list[str], window: int = PRE_WINDOW) -> str:
+    """A mention of ``patterns`` preceded (within ``window`` characters of one clause) by a
+    cue."""
+    if not cues:
+        return NEVER_MATCHES
+    return ("(?i)(?:" + "|".join(cues) + ")"
+            + f"{NO_BREAK}{{0,{window}}}?(?:{alternation(patterns)})")
+
+
+def post_regex(cues: list[str], patterns: list[str], window: int) -> str:
+    """A mention of ``patterns`` followed (within ``window`` characters) by a cue."""
+    if not cues:
+        return NEVER_MATCHES
+    return (f"(?i)(?:{alternation(patterns)}){NO_BREAK_POST}{{0,{window}}}?"
+            + "(?:" + "|".join(cues) + ")")
+
+
+def negation_regexes(patterns: list[str], vocab: dict[str, list[str]] | None = None
+                     ) -> tuple[str, str]:
+    """``(pre, post)`` RE2 regexes matching a negated occurrence of any of ``patterns``."""
+    v = vocab or merged()
+    return (pre_regex(v["negation_cues.before"], patterns),
+            post_regex(v["negation_cues.after"], patterns, POST_WINDOW))
+
+
+def _roles(v: dict[str, list[str]], side: str) -> list[str]:
+    return [p for role in ("symptom", "contributing", "consequence")
+            for p in v[f"role_cues.{role}.{side}"]]
+
+
+def detector_regexes(patterns: list[str], *, scope: str, negation: bool,
+                     extension: dict[str, Any] | None = None) -> dict[str, str]:
+    """Every regex one detector needs: ``neg_pre`` / ``neg_post`` plus :data:`REGEX_KEYS`.
+
+    Negation applies in every scope (``negation: false`` turns all cue stages off). Hedge,
+    role and consequence stages apply only in scope ``root_cause``: they are about what the
+    answer asserts as the cause, while an ``alternatives`` or ``anywhere`` detector looks for
+    mentions whatever their status."""
+    v = merged(extension)
+    cause_stages = negation and scope == "root_cause"
+    pre, post = negation_regexes(patterns, v) if negation else (NEVER_MATCHES, NEVER_MATCHES)
+    role_pre, role_post = _roles(v, "before"), _roles(v, "after")
+    out = {
+        "neg_pre": pre,
+        "neg_post": post,
+        "clause_break": _cue(v["clause_breaks"]),
+        "causal": _cue(v["causal_cues"]),
+        "heading_conclusion": _cue(v["conclusion_labels"]),
+        "heading_alternatives": _cue(v["alternative_labels"]),
+        "heading_role": _cue(v["role_labels"]),
+        "label": LABEL,
+        "label_conclusion": f"(?i)(?:{alternation(v['conclusion_labels'])}){_LABEL_END}",
+        "label_alternatives": f"(?i)(?:{alternation(v['alternative_labels'])}){_LABEL_END}",
+        "label_role": (f"(?i)(?:{alternation(v['role_labels'])}){_LABEL_END}"
+                       if v["role_labels"] else NEVER_MATCHES),
+        "hedge_pre": NEVER_MATCHES, "hedge_post": NEVER_MATCHES,
+        "role_pre": NEVER_MATCHES, "role_post": NEVER_MATCHES,
+        "weak_pre": NEVER_MATCHES, "weak_post": NEVER_MATCHES,
+        "neg_before_cue": _cue(v["negation_cues.before"]),
+        "neg_after_cue": _cue(v["negation_cues.after"]),
+        "hedge_before_cue": _cue(v["hedge_cues.before"]),
+        "hedge_after_cue": _cue(v["hedge_cues.after"]),
+        "role_before_cue": _cue(role_pre),
+        "role_after_cue": _cue(role_post),
+        "weak_before_cue": _cue(v["consequence_cues.before"]),
+        "weak_after_cue": _cue(v["consequence_cues.after"]),
+    }
+    if cause_stages:
+        out.update(
+            hedge_pre=pre_regex(v["hedge_cues.before"], patterns),
+            hedge_post=post_regex(v["hedge_cues.after"], patterns, HEDGE_POST_WINDOW),
+            role_pre=pre_regex(role_pre, patterns),
+            role_post=post_regex(role_post, patterns, ROLE_POST_WINDOW),
+            weak_pre=pre_regex(v["consequence_cues.before"], patterns),
+            weak_post=post_regex(v["consequence_cues.after"], patterns, ROLE_POST_WINDOW),
+        )
+    return out
+
+
+@lru_cache(maxsize=1)
+def _default_heading_res() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    v = merged()
+    return tuple((kind, re.compile(alternation(v[key]), re.IGNORECASE))
+                 for kind, key in (("alternatives", "alternative_labels"),
+                                   ("role", "role_labels"),
+                                   ("conclusion", "conclusion_labels")) if v[key])
+
+
+def heading_kind(heading: str) -> str:
+    """``alternatives`` / ``role`` / ``conclusion`` / ``other`` for a section heading by the
+    default labels (Python ``re``; the judge decides the same in SQL with each detector's
+    merged grammar)."""
+    for kind, rx in _default_heading_res():
+        if rx.search(heading):
+            return kind
+    return "other"

@@ -1,0 +1,1 @@
+"""tests/fidelity: helpers live in fidelity_kit.py (unique module name)."""
