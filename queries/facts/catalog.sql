@@ -27,6 +27,7 @@ SELECT * FROM (VALUES
     ('evidence.metric_evidence_present', 'evidence', 1, 'at least one metric series with a point'),
     ('evidence.query_evidence_present', 'evidence', 1, 'at least one query record'),
     ('evidence.collection_errors_present', 'evidence', 1, 'collection_errors.json lists at least one error'),
+    ('evidence.nonfinite_numbers_present', 'evidence', 1, 'a JSON file held bare NaN/Infinity numbers (read leniently as non-finite, a warning)'),
     ('channel.logs_observed', 'channel', 1, 'log lines exist (logs.json entries or logs/ files)'),
     ('channel.metrics_observed', 'channel', 1, '= evidence.metric_evidence_present'),
     ('channel.queries_observed', 'channel', 1, '= evidence.query_evidence_present'),

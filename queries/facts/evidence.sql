@@ -63,6 +63,16 @@ FROM fx_query_witness AS w
 CROSS JOIN (VALUES ('evidence.query_evidence_present'), ('channel.queries_observed')) AS m(fact)
 
 UNION ALL
+-- evidence.nonfinite_numbers_present (a warning: the file held bare NaN / Infinity tokens,
+-- which extraction reads as Python's json does; those metric points are non-numeric)
+SELECT run_id, case_id, 'evidence.nonfinite_numbers_present', true, 1,
+       file || ' holds a non-finite number (' || value_text || ') at ' || path
+           || ': read leniently, not counted as a numeric point', file, path, NULL,
+       value_text
+FROM fx_json
+WHERE type = 'number' AND (isnan(value_num) OR isinf(value_num))
+
+UNION ALL
 -- evidence.collection_errors_present
 SELECT run_id, case_id, 'evidence.collection_errors_present', true, 1,
        'collection_errors.json lists ' || length::VARCHAR || ' error(s)', file, path, NULL, NULL

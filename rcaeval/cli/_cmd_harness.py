@@ -44,11 +44,16 @@ def register(app: typer.Typer) -> None:
             "--pass-score", help="Override RCA_HARNESS_PASS_SCORE (0..100).")] = None,
         max_repair_attempts: Annotated[int | None, typer.Option(
             "--max-repair-attempts", help="Override MAX_RCA_REPAIR_ATTEMPTS (0..20).")] = None,
+        gate3_outcome: Annotated[str | None, typer.Option(
+            "--gate3-outcome",
+            help="Override RCA_HARNESS_GATE3_OUTCOME: what a remaining gate-3 failure ends "
+            "as (insufficient_evidence | degraded).")] = None,
     ) -> None:
         from rcaeval.harness._config import HarnessConfig
 
         config = HarnessConfig.from_env().replace(
-            pass_score=pass_score, max_repair_attempts=max_repair_attempts)
+            pass_score=pass_score, max_repair_attempts=max_repair_attempts,
+            gate3_outcome=gate3_outcome)
         code = _run(file, out, fmt, checks_out, config)
         raise typer.Exit(code)
 

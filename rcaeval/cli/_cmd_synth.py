@@ -26,12 +26,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Regenerate the smoke-suite registry and the rec-<behaviour> recorded runs."""
         from rcaeval._paths import data_dir
-        from rcaeval.synth import BEHAVIOURS, SAMPLE_SEED, generate_sample
+        from rcaeval.synth import SAMPLE_SEED, generate_sample
 
         root = out or data_dir()
         case_ids = generate_sample(root, seed=SAMPLE_SEED if seed is None else seed)
+        expected = (root / "recorded" / "EXPECTED.csv").read_text("utf-8").splitlines()
         typer.echo(f"wrote {len(case_ids)} cases to {root / 'registry'} and "
-                   f"{len(case_ids) * len(BEHAVIOURS)} recorded runs to {root / 'recorded'}")
+                   f"{len(expected) - 1} recorded runs to {root / 'recorded'}")
 
     @synth.command("runs")
     def runs(

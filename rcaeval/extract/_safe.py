@@ -9,6 +9,7 @@ cap. Every file it is asked about gets one :class:`FileRecord` (a future ``raw_f
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 from dataclasses import dataclass, field
@@ -76,13 +77,41 @@ def decode_text(data: bytes, record: FileRecord | None = None) -> str:
         return data.decode("utf-8", errors="replace")
 
 
+NONFINITE_NOTE = "non-standard JSON: bare NaN/Infinity read as non-finite numbers"
+"""The note a file parsed only by the lenient reader gets (docs/extract.md)."""
+
+
+def _lenient(text: str) -> tuple[bool, Any]:
+    """Parse ``text`` as Python's ``json`` module does (which accepts the bare ``NaN``,
+    ``Infinity`` and ``-Infinity`` tokens its ``dumps`` writes by default); succeed only when
+    such a token was actually read, so every other kind of invalid JSON stays invalid."""
+    seen: list[str] = []
+
+    def constant(token: str) -> float:
+        seen.append(token)
+        return float(token.replace("Infinity", "inf"))
+
+    try:
+        obj = json.loads(text, parse_constant=constant)
+    except (ValueError, RecursionError):
+        return False, None
+    return (True, obj) if seen else (False, None)
+
+
 def parse_json(data: bytes, record: FileRecord | None = None) -> tuple[bool, Any]:
-    """Decode and parse JSON. On failure mark the record ``parse_error`` with orjson's message
-    and the byte offset, and return ``(False, None)``."""
+    """Decode and parse JSON. A document with bare ``NaN`` / ``Infinity`` tokens (Python's
+    ``json.dumps`` default) is read as Python's ``json`` reads it, with a note on the record
+    (:data:`NONFINITE_NOTE`). On any other failure mark the record ``parse_error`` with
+    orjson's message and the byte offset, and return ``(False, None)``."""
     text = decode_text(data, record)
     try:
         return True, orjson.loads(text)
     except orjson.JSONDecodeError as exc:
+        ok, obj = _lenient(text)
+        if ok:
+            if record is not None:
+                record.note(NONFINITE_NOTE)
+            return True, obj
         if record is not None:
             byte_off = len(text[: exc.pos].encode("utf-8"))
             record.status = PARSE_ERROR

@@ -93,13 +93,14 @@ def check(
         gates, sc = evaluate_gates(view), score(view)
 
     remaining = failed(gates)
+    gate3_insufficient = cfg.gate3_outcome == "insufficient_evidence"
     if remaining:
-        repairs.extend(fallback(work, gates))
+        repairs.extend(fallback(work, gates, gate3_insufficient=gate3_insufficient))
         view = View(work)
         gates, sc = evaluate_gates(view), score(view)
 
     status: Status
-    if failed(remaining, EVIDENCE_GATES):
+    if failed(remaining, EVIDENCE_GATES) or (gate3_insufficient and failed(remaining, (3,))):
         status = "insufficient_evidence"
     elif remaining or sc.total < cfg.pass_score:
         status = "degraded"

@@ -5,6 +5,9 @@ Environment variables (seed 003):
 - ``ENABLE_RCA_OUTPUT_HARNESS`` (default ``true``): ``true/false``, ``1/0``, ``yes/no``, ``on/off``
 - ``MAX_RCA_REPAIR_ATTEMPTS`` (default ``3``): an integer 0..20
 - ``RCA_HARNESS_PASS_SCORE`` (default ``70``): a number 0..100
+- ``RCA_HARNESS_GATE3_OUTCOME`` (default ``insufficient_evidence``): what a gate-3 failure
+  that remains after the repairs ends as: ``insufficient_evidence`` (seed 003: the family is
+  withdrawn) or ``degraded`` (the family is kept, the unsafe action or probe withheld)
 
 An invalid value raises :class:`rcaeval.errors.InputError` naming the variable.
 """
@@ -22,10 +25,13 @@ from rcaeval.errors import InputError
 ENV_ENABLE = "ENABLE_RCA_OUTPUT_HARNESS"
 ENV_MAX_REPAIRS = "MAX_RCA_REPAIR_ATTEMPTS"
 ENV_PASS_SCORE = "RCA_HARNESS_PASS_SCORE"
+ENV_GATE3_OUTCOME = "RCA_HARNESS_GATE3_OUTCOME"
 
 DEFAULT_MAX_REPAIRS = 3
 DEFAULT_PASS_SCORE = 70.0
 MAX_REPAIRS_LIMIT = 20
+GATE3_OUTCOMES = ("insufficient_evidence", "degraded")
+DEFAULT_GATE3_OUTCOME = "insufficient_evidence"
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -36,19 +42,24 @@ class HarnessConfig:
     enabled: bool = True
     max_repair_attempts: int = DEFAULT_MAX_REPAIRS
     pass_score: float = DEFAULT_PASS_SCORE
+    gate3_outcome: str = DEFAULT_GATE3_OUTCOME
 
     def __post_init__(self) -> None:
         _check_max_repairs(self.max_repair_attempts, "max_repair_attempts")
         _check_pass_score(self.pass_score, "pass_score")
+        if self.gate3_outcome not in GATE3_OUTCOMES:
+            raise InputError(f"must be one of {', '.join(GATE3_OUTCOMES)}, got "
+                             f"{self.gate3_outcome!r}", field="gate3_outcome")
         if not isinstance(self.enabled, bool):
             raise InputError(f"must be true or false, got {self.enabled!r}", field="enabled")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> HarnessConfig:
-        """Read the three variables (unset or empty ⇒ default); raise InputError when invalid."""
+        """Read the four variables (unset or empty ⇒ default); raise InputError when invalid."""
         env = os.environ if env is None else env
         return _from_env_cached(
-            env.get(ENV_ENABLE, ""), env.get(ENV_MAX_REPAIRS, ""), env.get(ENV_PASS_SCORE, "")
+            env.get(ENV_ENABLE, ""), env.get(ENV_MAX_REPAIRS, ""), env.get(ENV_PASS_SCORE, ""),
+            env.get(ENV_GATE3_OUTCOME, ""),
         )
 
     def replace(self, **changes: object) -> HarnessConfig:
@@ -61,20 +72,24 @@ class HarnessConfig:
             "enabled": self.enabled,
             "max_repair_attempts": self.max_repair_attempts,
             "pass_score": self.pass_score,
+            "gate3_outcome": self.gate3_outcome,
         }
 
 
-_CACHE: dict[tuple[str, str, str], HarnessConfig] = {}
+_CACHE: dict[tuple[str, str, str, str], HarnessConfig] = {}
 
 
-def _from_env_cached(enable: str, max_repairs: str, pass_score: str) -> HarnessConfig:
-    key = (enable, max_repairs, pass_score)
+def _from_env_cached(enable: str, max_repairs: str, pass_score: str,
+                     gate3_outcome: str = "") -> HarnessConfig:
+    key = (enable, max_repairs, pass_score, gate3_outcome)
     hit = _CACHE.get(key)
     if hit is None:
         hit = HarnessConfig(
             enabled=_parse_bool(enable, ENV_ENABLE, True),
             max_repair_attempts=_parse_int(max_repairs, ENV_MAX_REPAIRS, DEFAULT_MAX_REPAIRS),
             pass_score=_parse_score(pass_score, ENV_PASS_SCORE, DEFAULT_PASS_SCORE),
+            gate3_outcome=_parse_choice(gate3_outcome, ENV_GATE3_OUTCOME, GATE3_OUTCOMES,
+                                        DEFAULT_GATE3_OUTCOME),
         )
         _CACHE[key] = hit
     return hit
@@ -94,6 +109,15 @@ def _parse_bool(raw: str, name: str, default: bool) -> bool:
     if text in _FALSE:
         return False
     raise _env_error(name, raw, "true or false (also 1/0, yes/no, on/off)")
+
+
+def _parse_choice(raw: str, name: str, choices: tuple[str, ...], default: str) -> str:
+    text = raw.strip().lower()
+    if not text:
+        return default
+    if text not in choices:
+        raise _env_error(name, raw, " or ".join(choices))
+    return text
 
 
 # Plain ASCII numbers only: Python's int()/float() also accept "1_0" and non-ASCII digits.

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 import unicodedata
 from typing import Any, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from rcaeval.harness._patterns import generic_state_match
 
 CONTRACT_VERSION = "rca_response/1"
 
@@ -25,10 +26,6 @@ Origin = Literal["current_run", "historical"]
 
 CONFIDENCE_RANK: dict[str, int] = {"none": 0, "low": 1, "medium": 2, "high": 3}
 
-# Alert types that describe a generic state rather than a cause (seed 003, gate 4).
-_GENERIC_STATE_RE = re.compile(
-    r"(non|not)[-_ ]?ready|notready|waiting|replica|rollout", re.IGNORECASE
-)
 _NO_FAMILY = {"", "none", "null", "unknown", "n/a"}
 
 
@@ -41,16 +38,19 @@ class Alert(_Nested):
     generic_state: bool | None = Field(
         default=None,
         description="True when the alert describes a generic state (non-ready, waiting, "
-        "replicas, rollout) rather than a cause. Null or false: derived from `type` (a false "
-        "declaration cannot hide a generic alert type).",
+        "replicas, rollout, crash loop) rather than a cause. Null or false: derived from "
+        "`type` and `summary` (a false declaration cannot hide a generic alert).",
     )
     target: str | None = Field(default=None, description="The object the alert fires on.")
     summary: str = ""
 
     def is_generic_state(self) -> bool:
-        """Declared generic, or the type names a generic state. A ``false`` declaration does
-        not override the type: an agent cannot opt a ``KubePodNotReady`` out of gate 4."""
-        return bool(self.generic_state) or bool(_GENERIC_STATE_RE.search(self.type))
+        """Declared generic, or the type or summary names a generic state
+        (rcaeval/harness/patterns.yaml: the kubernetes-mixin rule names in any spelling,
+        kubelet reasons, Chinese alert titles). A ``false`` declaration does not override
+        them: an agent cannot opt a ``KubePodNotReady`` out of gate 4."""
+        return bool(self.generic_state) or generic_state_match(self.type, self.summary) \
+            is not None
 
 
 class Hypothesis(_Nested):
@@ -144,8 +144,9 @@ class Action(_Nested):
     text: str = Field(min_length=1)
     disruptive: bool | None = Field(
         default=None,
-        description="Null or false still counts as disruptive when the text starts with a "
-        "disruptive verb (restart, delete, drain, scale, ...).",
+        description="Null or false still counts as disruptive when the text reads as a change "
+        "to the system (rcaeval/harness/patterns.yaml: restart, delete, drain, DROP TABLE, "
+        "rm -rf, 重启, ...).",
     )
     read_only_verification: str | None = None
     impact_rollback: str | None = None

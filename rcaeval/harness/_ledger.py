@@ -9,43 +9,25 @@ of its references are live, historical, unusable or dangling.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from rcaeval.harness._contract import Action, EvidenceArtifact, RcaResponse
+from rcaeval.harness._patterns import disruptive_match
 
 ROOT_CLAIM_ID = "RC"
 
-# An action whose text starts with one of these verbs changes the system (seed 003, gate 3).
-_VERBS = (
-    r"restart|delete|kill|drain|evict|cordon|uncordon|scale|roll\s*back|rollback|undo|revert|"
-    r"fail\s*over|failover|reboot|terminate|truncate|drop|purge|flush|reset|redeploy|recreate|"
-    r"uninstall|remove|rm|force|shut\s*down|shutdown|stop|wipe|patch|apply|replace|edit|set|"
-    r"taint|upgrade|downgrade|update|modify|change|increase|decrease|raise|lower|resize|disable"
-)
-_DISRUPTIVE_RE = re.compile(
-    r"^\W*(?:(?:sudo|kubectl|oc|helm|systemctl|docker)\s+(?:rollout\s+)?)?"
-    rf"(?:{_VERBS})\b",
-    re.IGNORECASE,
-)
-# ... or that contains a mutating CLI command anywhere ("Run `kubectl -n x delete pod y`").
-_COMMAND_RE = re.compile(
-    # one way to read each "-flag [value]" pair, at most 8 pairs: no backtracking blowup
-    r"\b(?:kubectl|oc|helm|systemctl|docker)\s+(?:-\S+(?:\s+[^-\s]\S*)?\s+){0,8}"
-    r"(?:rollout\s+(?:restart|undo)|delete|drain|cordon|uncordon|scale|patch|apply|replace|"
-    r"edit|set|taint|label|annotate|uninstall|rollback|upgrade|restart|stop|kill|rm|rmi|"
-    r"prune|disable|mask)\b",
-    re.IGNORECASE,
-)
-
-
 def looks_disruptive(text: str) -> bool:
-    return bool(_DISRUPTIVE_RE.search(text) or _COMMAND_RE.search(text))
+    """The text reads as a change to the system (rcaeval/harness/patterns.yaml: a leading
+    disruptive verb, a destructive verb used as a verb anywhere, a mutating command in shell,
+    kubectl-style or SQL form, scaling to zero, a forced failover, ... in English or
+    Chinese)."""
+    return disruptive_match(text) is not None
 
 
 def is_disruptive(action: Action) -> bool:
-    """Declared disruptive, or the text starts with a disruptive verb (a ``false`` declaration
-    does not override the verb: an agent cannot label ``restart the pod`` as harmless)."""
+    """Declared disruptive, or the text reads as disruptive (a ``false`` declaration is
+    respected only when the text does not contradict it: an agent cannot label ``DROP TABLE
+    x`` or ``restart the pod`` as harmless)."""
     return bool(action.disruptive) or looks_disruptive(action.text)
 
 

@@ -18,7 +18,8 @@ what they support, add guardrail *guidance* (never observations), and lower labe
 
 Fallbacks, applied once after the repair passes when gates still fail:
 
-- ``fallback_insufficient_evidence`` (gate 1, 2 or 4 still failing): the named family is
+- ``fallback_insufficient_evidence`` (gate 1, 2 or 4 still failing, and gate 3 unless
+  configured ``gate3_outcome="degraded"``): the named family is
   withdrawn (it stays a ranked hypothesis), confidence ``none``, outcome
   ``insufficient_evidence``, and untraced material claims are marked non-material.
 - ``withhold_disruptive_action`` (gate 3 still failing): the unguarded action is removed.
@@ -40,6 +41,7 @@ from rcaeval.harness._ledger import (
     looks_disruptive,
     read_only_verification,
 )
+from rcaeval.harness._patterns import disruptive_match
 from rcaeval.harness._result import GateResult, Repair
 from rcaeval.harness._scoring import allowed_confidence
 
@@ -105,7 +107,8 @@ def repair_safety_guardrails(resp: RcaResponse, attempt: int | None = 1) -> list
         why = "disruptive action suggested without the guardrails gate 3 requires"
         if a.disruptive is not True:
             out.append(Repair(attempt, "safety_guardrails", f"actions[{i}].disruptive",
-                              "the action's text starts with a disruptive verb",
+                              "the action's text reads as disruptive: "
+                              f"{disruptive_match(a.text)!r} (rcaeval/harness/patterns.yaml)",
                               a.disruptive, True))
             a.disruptive = True
         if not read_only_verification(a):
@@ -169,10 +172,14 @@ def repair_pass(resp: RcaResponse, attempt: int) -> list[Repair]:
     return out
 
 
-def fallback(resp: RcaResponse, gates: list[GateResult]) -> list[Repair]:
-    """Terminal handling of gates that still fail; see the module docstring."""
+def fallback(resp: RcaResponse, gates: list[GateResult], *,
+             gate3_insufficient: bool = True) -> list[Repair]:
+    """Terminal handling of gates that still fail; see the module docstring. With
+    ``gate3_insufficient`` (the default, seed 003) a remaining gate-3 failure also withdraws
+    the family like an evidence gate; otherwise the family is kept and only the unsafe action
+    or probe is withheld (status ``degraded``)."""
     out: list[Repair] = []
-    evid = failed(gates, EVIDENCE_GATES)
+    evid = failed(gates, EVIDENCE_GATES + ((3,) if gate3_insufficient else ()))
     if evid:
         ids = ", ".join(g.gate_id for g in evid)
         rc = resp.root_cause

@@ -29,21 +29,40 @@ def _bullet(inc: Incident, item: EvidenceItem, idmap: IdMap) -> str:
     return f"- {claim} ({_ids(item, idmap)})" if item.refs else f"- {claim}"
 
 
-def thorough_answer(inc: Incident, idmap: IdMap | None = None) -> str:
-    """Root cause, cited evidence, ruled-out alternatives, missing data, actions."""
+HEADINGS = {
+    "en": ("# Incident analysis: {title}", "## Root cause", "Confidence: {confidence}.",
+           "## Evidence", "## Ruled out", "## Missing data", "## Recommended actions"),
+    "zh": ("# 故障分析：{title}", "## 根因", "置信度：{confidence}。", "## 证据", "## 已排除",
+           "## 缺失数据", "## 建议操作"),
+}
+"""The thorough answer's headings per language."""
+
+
+def _answer_spec(inc: Incident, lang: str):
+    if lang == "zh":
+        if inc.scenario.answer_zh is None:
+            raise ValueError(f"scenario {inc.scenario.case_id} has no answer_zh")
+        return inc.scenario.answer_zh
+    return inc.scenario.answer
+
+
+def thorough_answer(inc: Incident, idmap: IdMap | None = None, lang: str = "en") -> str:
+    """Root cause, cited evidence, ruled-out alternatives, missing data, actions; in English or
+    (``lang="zh"``, from the scenario's ``answer_zh``) Chinese."""
     idmap = idmap or inc.ref
-    a = inc.scenario.answer
-    out = [f"# Incident analysis: {inc.scenario.title}", "", "## Root cause", "",
-           flow(inc.render_refs(a.root_cause)), "", f"Confidence: {a.confidence}.", "",
-           "## Evidence", ""]
+    a = _answer_spec(inc, lang)
+    title, root, conf, evidence, ruled, missing, actions = HEADINGS[lang]
+    out = [title.format(title=inc.scenario.title), "", root, "",
+           flow(inc.render_refs(a.root_cause)), "", conf.format(confidence=a.confidence), "",
+           evidence, ""]
     out += [_bullet(inc, e, idmap) for e in a.evidence]
     if a.ruled_out:
-        out += ["", "## Ruled out", ""]
+        out += ["", ruled, ""]
         out += [f"- {inc.render_refs(t)}" for t in a.ruled_out]
     if a.missing_data:
-        out += ["", "## Missing data", ""]
+        out += ["", missing, ""]
         out += [f"- {inc.render_refs(t)}" for t in a.missing_data]
-    out += ["", "## Recommended actions", ""]
+    out += ["", actions, ""]
     out += [f"{n}. {inc.render_refs(t)}" for n, t in enumerate(a.actions, start=1)]
     return "\n".join(out) + "\n"
 
@@ -63,8 +82,8 @@ def shallow_answer(inc: Incident) -> str:
     return "## Summary\n\n" + flow(inc.render_refs(inc.scenario.shallow)) + "\n"
 
 
-def followup_answer(inc: Incident) -> str | None:
-    a = inc.scenario.answer
+def followup_answer(inc: Incident, lang: str = "en") -> str | None:
+    a = _answer_spec(inc, lang)
     return flow(inc.render_refs(a.followup)) + "\n" if a.followup else None
 
 

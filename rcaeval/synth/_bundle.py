@@ -19,9 +19,13 @@ EXPECTED = {
     "fabricated_refs": ("fail", "evidence_routing_fail"),
     "wrong_scope": ("invalid", "contract_fail"),
     "crashed": ("invalid", "bundle_missing"),
+    "thorough_zh": ("pass", "diagnosis_pass"),
 }
 """behaviour -> (expected verdict, expected subtype hint). The hints are the judge's subtype
 names (the precedence step that decides, queries/judge/verdict.sql)."""
+LANGUAGE_BEHAVIOURS = {"thorough_zh": "zh"}
+"""Behaviours recorded only for scenarios with an answer in that language (``answer_zh``):
+the thorough run, answered in Chinese. Not in BEHAVIOURS (which every case gets)."""
 
 TOOLS = {"logs": "logs.search", "metrics": "prometheus.query_range",
          "queries": "slow_query.search", "events": "activity_hub.events"}
@@ -183,13 +187,15 @@ def write_bundle(case_dir: Path, inc: Incident, behaviour: str, run_id: str, cas
         root_line = ans.flow(inc.render_refs(m.root_cause)).split(". ")[0]
         findings = [it["claim"] for it in patch["items"]]
     else:
-        a = inc.scenario.answer
+        lang = LANGUAGE_BEHAVIOURS.get(behaviour, "en")
+        a = inc.scenario.answer_zh if lang == "zh" else inc.scenario.answer
+        assert a is not None, f"{case_id}: no answer for {behaviour}"
         if behaviour == "fabricated_refs":
             fake = ans.fabricating_idmap(inc, rng)
             output = ans.thorough_answer(inc, fake)
             patch = ans.fabricated_patch(inc, rng)
         else:
-            output = ans.thorough_answer(inc)
+            output = ans.thorough_answer(inc, lang=lang)
             patch = ans.patch_items(inc, a.evidence, inc.ref)
         root_line = ans.flow(inc.render_refs(a.root_cause)).split(". ")[0]
         findings = [it["claim"] for it in patch["items"]]
@@ -235,7 +241,8 @@ def write_bundle(case_dir: Path, inc: Incident, behaviour: str, run_id: str, cas
     w.jsonl(".opencode/telemetry.log", _telemetry(inc, behaviour, rng, started))
     w.json("analysis_patch.json", patch)
     w.text("output.txt", output)
-    follow = ans.followup_answer(inc) if behaviour in ("thorough", "wrong_scope") else None
+    follow = (ans.followup_answer(inc, LANGUAGE_BEHAVIOURS.get(behaviour, "en"))
+              if behaviour in ("thorough", "wrong_scope", *LANGUAGE_BEHAVIOURS) else None)
     if follow and inc.scenario.followup:
         turns = [{"turn": 1, "role": "user",
                   "text": inc.render_refs(inc.scenario.prompt.rstrip("\n") + "\n")},

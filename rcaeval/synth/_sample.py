@@ -7,7 +7,7 @@ import io
 import shutil
 from pathlib import Path
 
-from rcaeval.synth._bundle import BEHAVIOURS, EXPECTED, write_bundle
+from rcaeval.synth._bundle import BEHAVIOURS, EXPECTED, LANGUAGE_BEHAVIOURS, write_bundle
 from rcaeval.synth._incident import Incident, render_incident
 from rcaeval.synth._io import TreeWriter, derive_rng
 from rcaeval.synth._registry_out import suite_doc, write_case
@@ -26,7 +26,7 @@ def _clear(out_root: Path) -> None:
     for path in (out_root / "registry" / "suites" / "smoke.yaml",
                  out_root / "recorded" / "EXPECTED.csv"):
         path.unlink(missing_ok=True)
-    for behaviour in BEHAVIOURS:
+    for behaviour in (*BEHAVIOURS, *LANGUAGE_BEHAVIOURS):
         run_dir = out_root / "recorded" / f"rec-{behaviour}"
         if run_dir.is_dir():
             shutil.rmtree(run_dir)
@@ -42,7 +42,8 @@ def expected_csv(rows: list[tuple[str, ...]]) -> str:
 
 def generate_sample(out_root: Path | str, seed: int = SAMPLE_SEED) -> list[str]:
     """Write ``<out_root>/registry`` (smoke suite, cases with incident data) and
-    ``<out_root>/recorded/rec-<behaviour>/<case_id>/`` for every behaviour, plus
+    ``<out_root>/recorded/rec-<behaviour>/<case_id>/`` for every behaviour (the language
+    behaviours only for scenarios with an answer in that language), plus
     ``recorded/EXPECTED.csv``. Same seed ⇒ byte-identical tree. Returns the case ids."""
     out_root = Path(out_root)
     _clear(out_root)
@@ -60,6 +61,16 @@ def generate_sample(out_root: Path | str, seed: int = SAMPLE_SEED) -> list[str]:
     for behaviour in BEHAVIOURS:
         run_id = f"rec-{behaviour}"
         for index, inc in enumerate(incidents):
+            case_id = inc.scenario.case_id
+            rng = derive_rng(seed, case_id, behaviour)
+            write_bundle(out_root / "recorded" / run_id / case_id, inc, behaviour, run_id,
+                         case_id, rng, index)
+            rows.append((run_id, case_id, behaviour, *EXPECTED[behaviour]))
+    for behaviour, lang in LANGUAGE_BEHAVIOURS.items():
+        run_id = f"rec-{behaviour}"
+        for index, inc in enumerate(incidents):
+            if getattr(inc.scenario, f"answer_{lang}") is None:
+                continue
             case_id = inc.scenario.case_id
             rng = derive_rng(seed, case_id, behaviour)
             write_bundle(out_root / "recorded" / run_id / case_id, inc, behaviour, run_id,

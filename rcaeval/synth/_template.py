@@ -188,6 +188,9 @@ class Scenario(BaseModel):
     gate_checks: list[GateSpec] = Field(default_factory=list)
     judge: JudgeTemplate
     answer: AnswerSpec
+    answer_zh: AnswerSpec | None = Field(
+        default=None, description="The thorough answer written in Chinese (behaviour "
+        "thorough_zh, recorded only for scenarios that have one).")
     misdiagnosis: MisdiagnosisSpec
     shallow: str
 

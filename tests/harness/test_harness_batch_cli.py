@@ -60,7 +60,8 @@ def test_summarize_with_sql() -> None:
 
 @pytest.fixture()
 def clean_env(monkeypatch):
-    for var in ("ENABLE_RCA_OUTPUT_HARNESS", "MAX_RCA_REPAIR_ATTEMPTS", "RCA_HARNESS_PASS_SCORE"):
+    for var in ("ENABLE_RCA_OUTPUT_HARNESS", "MAX_RCA_REPAIR_ATTEMPTS", "RCA_HARNESS_PASS_SCORE",
+                "RCA_HARNESS_GATE3_OUTCOME"):
         monkeypatch.delenv(var, raising=False)
 
 

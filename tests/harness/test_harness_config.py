@@ -13,7 +13,7 @@ from rcaeval.harness import HarnessConfig, check
      ("MAX_RCA_REPAIR_ATTEMPTS", "2.5"), ("MAX_RCA_REPAIR_ATTEMPTS", "99"),
      ("RCA_HARNESS_PASS_SCORE", "150"), ("RCA_HARNESS_PASS_SCORE", "-1"),
      ("RCA_HARNESS_PASS_SCORE", "nan"), ("RCA_HARNESS_PASS_SCORE", "high"),
-     ("ENABLE_RCA_OUTPUT_HARNESS", "maybe")],
+     ("ENABLE_RCA_OUTPUT_HARNESS", "maybe"), ("RCA_HARNESS_GATE3_OUTCOME", "withdraw")],
 )
 def test_invalid_env_values_name_the_variable(monkeypatch, var: str, value: str) -> None:
     monkeypatch.setenv(var, value)
@@ -27,14 +27,16 @@ def test_env_values_are_read(monkeypatch) -> None:
     monkeypatch.setenv("ENABLE_RCA_OUTPUT_HARNESS", "off")
     monkeypatch.setenv("MAX_RCA_REPAIR_ATTEMPTS", " 1 ")
     monkeypatch.setenv("RCA_HARNESS_PASS_SCORE", "85.5")
-    assert HarnessConfig.from_env() == HarnessConfig(False, 1, 85.5)
+    monkeypatch.setenv("RCA_HARNESS_GATE3_OUTCOME", " Degraded ")
+    assert HarnessConfig.from_env() == HarnessConfig(False, 1, 85.5, "degraded")
 
 
 def test_defaults_when_unset_or_empty(monkeypatch) -> None:
     for var in ("ENABLE_RCA_OUTPUT_HARNESS", "MAX_RCA_REPAIR_ATTEMPTS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("RCA_HARNESS_PASS_SCORE", "")
-    assert HarnessConfig.from_env() == HarnessConfig(True, 3, 70.0)
+    monkeypatch.delenv("RCA_HARNESS_GATE3_OUTCOME", raising=False)
+    assert HarnessConfig.from_env() == HarnessConfig(True, 3, 70.0, "insufficient_evidence")
 
 
 def test_explicit_config_beats_env(monkeypatch) -> None:
@@ -64,3 +66,9 @@ def test_disabled_returns_response_unchanged_but_scored() -> None:
     assert r.response.actions[-1].operator_approval is False
     assert not r.gates_passed and r.score.total < 100
     assert r.checks_frame().height == 4 + len(r.score.checks)
+
+
+def test_gate3_outcome_must_be_known() -> None:
+    with pytest.raises(InputError) as exc:
+        HarnessConfig(gate3_outcome="withdraw")
+    assert exc.value.field == "gate3_outcome"

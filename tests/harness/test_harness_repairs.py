@@ -147,11 +147,22 @@ def test_zero_repair_attempts_goes_straight_to_fallback() -> None:
 
 
 def test_zero_repair_attempts_withholds_unguarded_action() -> None:
+    # default: a remaining gate-3 failure is a hard-gate failure -> insufficient_evidence
     r = check(_unguarded(), NO_REPAIR)
-    assert r.status == "degraded" and len(r.response.actions) == 2
+    assert r.status == "insufficient_evidence" and len(r.response.actions) == 2
     withheld = next(x for x in r.repairs if x.repair == "withhold_disruptive_action")
     assert withheld.before["text"] == "Restart the api deployment" and withheld.after is None
+    assert r.response.outcome == "insufficient_evidence" and r.gates_passed
+    rc = r.response.root_cause
+    assert rc.family is None and "gate3_disruptive_guardrails" in rc.claim
+
+
+def test_gate3_outcome_degraded_keeps_the_family() -> None:
+    r = check(_unguarded(), NO_REPAIR.replace(gate3_outcome="degraded"))
+    assert r.status == "degraded" and len(r.response.actions) == 2
+    assert any(x.repair == "withhold_disruptive_action" for x in r.repairs)
     assert r.response.outcome == "degraded" and r.gates_passed
+    assert r.response.root_cause.family == "oom_kill"
 
 
 def test_insufficient_evidence_is_honest() -> None:

@@ -66,9 +66,13 @@ def test_gate3_disruptive_probe_in_the_plan_is_withheld() -> None:
                                     "discriminates": ["oom_kill"]})
     assert not _initial(d, 3).passed
     r = check(d, CFG)
-    assert r.gates_passed and r.status == "degraded"
+    assert r.gates_passed and r.status == "insufficient_evidence"
+    assert r.response.root_cause.family is None
     assert all("delete" not in s.probe for s in r.response.investigation_plan)
     assert any(x.repair == "withhold_disruptive_probe" for x in r.repairs)
+    kept = check(d, CFG.replace(gate3_outcome="degraded"))
+    assert kept.gates_passed and kept.status == "degraded"
+    assert kept.response.root_cause.family == "oom_kill"
 
 
 @pytest.mark.parametrize("text", ["Run `kubectl rollout undo deploy/api`",

@@ -46,7 +46,7 @@ def _files(out: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def single_and_chunked(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("chunks")
-    # 7 does not divide the 78 sample case runs and cuts through runs: chunks of 7, last of 1.
+    # 7 does not divide the 80 sample case runs and cuts through runs: chunks of 7, last of 3.
     runs = [_judge(tmp, None), _judge(tmp, 7)]
     yield runs
     for store, _, _ in runs:

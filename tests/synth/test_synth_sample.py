@@ -12,7 +12,14 @@ import orjson
 import pytest
 import yaml
 
-from rcaeval.synth import BEHAVIOURS, EXPECTED, SAMPLE_SEED, generate_sample, load_scenarios
+from rcaeval.synth import (
+    BEHAVIOURS,
+    EXPECTED,
+    LANGUAGE_BEHAVIOURS,
+    SAMPLE_SEED,
+    generate_sample,
+    load_scenarios,
+)
 
 MILESTONES = ("architecture_context.loaded", "guardrails.loaded", "diagnosis_run.initialized",
               "evidence_collection.completed", "summary.read", "final_answer.emitted")
@@ -29,7 +36,7 @@ def tree(root: Path, *subs: str) -> dict[str, bytes]:
 
 
 SAMPLE_PARTS = ("registry/cases", "registry/suites/smoke.yaml", "recorded/EXPECTED.csv",
-                *(f"recorded/rec-{b}" for b in BEHAVIOURS))
+                *(f"recorded/rec-{b}" for b in (*BEHAVIOURS, *LANGUAGE_BEHAVIOURS)))
 
 
 def cases(root: Path) -> list[Path]:
@@ -136,8 +143,10 @@ def _refs(bundle: Path) -> list[tuple[str, str]]:
 
 def test_recorded_runs_follow_the_bundle_contract(sample_root: Path) -> None:
     ids = [d.name for d in cases(sample_root)]
-    for behaviour in BEHAVIOURS:
-        for case_id in ids:
+    zh = [sc.case_id for sc in load_scenarios() if sc.answer_zh is not None]
+    assert zh, "the sample records at least one Chinese answer"
+    for behaviour in (*BEHAVIOURS, *LANGUAGE_BEHAVIOURS):
+        for case_id in ids if behaviour in BEHAVIOURS else zh:
             b = sample_root / "recorded" / f"rec-{behaviour}" / case_id
             man = orjson.loads((b / "manifest.json").read_bytes())
             assert man["run_id"] == f"rec-{behaviour}" and man["case_id"] == case_id
@@ -238,7 +247,9 @@ def test_tool_degraded_thorough_reports_the_outage(sample_root: Path) -> None:
 def test_expected_csv(sample_root: Path) -> None:
     with (sample_root / "recorded" / "EXPECTED.csv").open() as fh:
         rows = list(csv.DictReader(fh))
-    assert len(rows) == len(cases(sample_root)) * len(BEHAVIOURS)
+    zh = [sc.case_id for sc in load_scenarios() if sc.answer_zh is not None]
+    assert len(rows) == len(cases(sample_root)) * len(BEHAVIOURS) + len(zh)
+    assert {r["case_id"] for r in rows if r["behaviour"] == "thorough_zh"} == set(zh)
     for row in rows:
         assert row["run_id"] == f"rec-{row['behaviour']}"
         assert (row["expected_verdict"], row["expected_subtype_hint"]) == EXPECTED[row["behaviour"]]
