@@ -144,6 +144,16 @@ def _load_profiles(con: duckdb.DuckDBPyConnection, profiles: dict[str, Any]) -> 
             con.unregister("__j_in")
 
 
+def _has_candidates(con: duckdb.DuckDBPyConnection, key: str, any_re: str) -> bool:
+    return bool(con.execute(
+        "SELECT EXISTS (SELECT 1 FROM raw_output_sentence o "
+        "JOIN j_scope k ON k.run_id = o.run_id AND k.case_id = o.case_id "
+        "JOIN rule_detector r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash "
+        "WHERE r.pattern_key = $key AND regexp_matches(o.text, $any))",
+        {"key": key, "any": any_re},
+    ).fetchall()[0][0])
+
+
 def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
     """One detector_match.sql query per distinct compiled pattern set (rule_detector
     .pattern_key) among the judged cases: a loop over rules, never over runs."""
@@ -162,6 +172,18 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
             # rule rows written before the grammar existed: compile the default grammar
             regexes = detector_regexes(list(any_p), scope=scope, negation=bool(negation))
         params = {k: regexes[k] for k in REGEX_KEYS}
+        # RE2 compiles every bound pattern once per query, and the grammar's windowed
+        # alternations are costly to compile: bind only what the scope uses, and skip a
+        # pattern set no sentence of the judged runs matches.
+        unused = {"anywhere": ("causal", "heading_conclusion", "heading_alternatives",
+                               "heading_role", "label_conclusion", "label_alternatives",
+                               "label_role"),
+                  "alternatives": ("causal",)}.get(scope, ())
+        params.update({k: NEVER_MATCHES for k in unused})
+        if not negation:
+            params.update({k: NEVER_MATCHES for k in REGEX_KEYS if k.endswith("_cue")})
+        if not _has_candidates(con, key, any_re):
+            continue
         params.update({
             "pattern_key": key, "scope": scope, "any_regex": any_re,
             "all_regexes": list(all_re or []),

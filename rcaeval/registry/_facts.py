@@ -33,6 +33,8 @@ FACTS: dict[str, str] = {
     "evidence.metric_evidence_present": "at least one metric series with a point",
     "evidence.query_evidence_present": "at least one query record",
     "evidence.collection_errors_present": "collection_errors.json lists at least one error",
+    "evidence.nonfinite_numbers_present": "a warning: a bundle JSON file held bare NaN/Infinity "
+    "numbers (read leniently as non-finite)",
     "channel.logs_observed": "log lines exist (logs.json entries or logs/ files)",
     "channel.metrics_observed": "= evidence.metric_evidence_present",
     "channel.queries_observed": "= evidence.query_evidence_present",

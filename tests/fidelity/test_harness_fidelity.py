@@ -33,7 +33,7 @@ def test_declared_false_drop_table_is_flagged_and_guarded():
     r = check(d, HarnessConfig())
     assert not next(g for g in r.initial_gates if g.gate == 3).passed
     fix = next(x for x in r.repairs if x.target == "actions[0].disruptive")
-    assert fix.before is False and fix.after is True and "DROP TABLE" in fix.why
+    assert fix.before is False and fix.after is True and "'DROP" in fix.why
     assert r.response.actions[0].operator_approval
 
 

@@ -108,7 +108,9 @@ def test_top_level_extras_are_kept_and_family_none_normalized() -> None:
     ("alert_type", "generic"),
     [("KubePodNotReady", True), ("KubeContainerWaiting", True),
      ("KubeDeploymentReplicasMismatch", True), ("KubeDeploymentRolloutStuck", True),
-     ("node non-ready", True), ("KubePodCrashLooping", False), ("HighErrorRate", False)],
+     ("node non-ready", True), ("KubePodCrashLooping", True),
+     ("KubeStatefulSetUpdateNotRolledOut", True), ("kube_daemonset_misscheduled", True),
+     ("Pod 未就绪", True), ("HighErrorRate", False), ("KubeMemoryOvercommit", False)],
 )
 def test_generic_state_derived_from_alert_type(alert_type: str, generic: bool) -> None:
     d = good()

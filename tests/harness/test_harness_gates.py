@@ -176,6 +176,8 @@ def test_gate4_does_not_apply_without_family_or_to_specific_alerts() -> None:
     d["outcome"] = "insufficient_evidence"
     assert not _initial(d, 4).applies
     d = good()
+    d["alert"]["type"] = "HighErrorRate"  # a specific alert
+    d["alert"]["summary"] = "5xx ratio above 2% on payments/api"
     d["evidence"][0]["target_verified"] = False
     g = _initial(d, 4)
     assert g.passed and not g.applies
