@@ -1,0 +1,373 @@
+"""``BundleWriter``: write a run bundle that follows the contract, validating as it writes.
+
+Every ``add_*`` call checks the record against docs/bundle-contract.md and raises
+:class:`BundleError` (naming the rule) instead of writing something the judge would reject;
+every call leaves the bundle on disk complete and consistent (files are replaced atomically),
+so an agent that dies half-way still leaves a judgeable bundle. A writer opened on a directory
+that already holds a bundle continues it (records are merged by id), so several processes -
+one per prompt turn, or a tool server restarted by its client - can share one bundle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from rcaeval.bundle import _contract as C
+
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/@+-]{0,199}$")
+
+
+class BundleError(ValueError):
+    """A write the contract does not allow; ``rule`` names the contract rule."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(f"[{rule}] {message}")
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def parse_time(value: Any, what: str) -> datetime:
+    """An ISO-8601 timestamp as an aware UTC datetime (naive values are UTC)."""
+    if not isinstance(value, str) or not value.strip():
+        raise BundleError("timestamp", f"{what}: expected an ISO-8601 timestamp, got {value!r}")
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise BundleError("timestamp", f"{what}: not an ISO-8601 timestamp: {value!r}") from exc
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
+def check_id(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not _ID_RE.match(value):
+        raise BundleError("evidence_id", f"{what}: id must be a non-empty string of letters, "
+                          f"digits and _.:/@+- (at most 200), got {value!r}")
+    return value
+
+
+def _dump(path: Path, doc: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    os.replace(tmp, path)
+
+
+def _load(path: Path, key: str) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as exc:
+        raise BundleError("json", f"{path}: cannot continue a bundle whose file is not JSON: "
+                          f"{exc}") from exc
+    items = doc.get(key) if isinstance(doc, dict) else None
+    return [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
+
+
+class BundleWriter:
+    """Write ``root`` as a run bundle (the workspace root, or ``workspace/<id>/``).
+
+    >>> w = BundleWriter(ws, cluster_id="prod-1", time_window=("2026-10-03T14:00:00Z",
+    ...                                                         "2026-10-03T15:00:00Z"))
+    >>> w.milestone("architecture_context.loaded")
+    >>> w.add_log_entries([{"id": "L-1", "ts": "...", "level": "FATAL", "message": "panic"}])
+    >>> w.add_finding("tikv-2 panicked", [("log", "L-1")])
+    >>> w.final_answer("## Root cause\\n\\ntikv-2 panicked ...")
+    """
+
+    def __init__(
+        self,
+        root: str | Path,
+        *,
+        cluster_id: str | None = None,
+        time_window: tuple[str, str] | Mapping[str, str] | None = None,
+        diagnosis_run_id: str | None = None,
+    ) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        prev = self._read_report()
+        meta = prev.get("metadata") if isinstance(prev.get("metadata"), dict) else {}
+        if time_window is not None:
+            start, end = (time_window["start"], time_window["end"]) \
+                if isinstance(time_window, Mapping) else time_window
+            if parse_time(start, "time_window.start") > parse_time(end, "time_window.end"):
+                raise BundleError("time_window", f"start {start} is after end {end}")
+            meta["time_window"] = {"start": start, "end": end}
+        if cluster_id is not None:
+            if not isinstance(cluster_id, str) or not cluster_id.strip():
+                raise BundleError("cluster_id", f"cluster_id must be a non-empty string, got "
+                                  f"{cluster_id!r}")
+            meta["cluster_id"] = cluster_id
+        meta.setdefault("diagnosis_run_id", diagnosis_run_id or "dr-" + hashlib.sha1(
+            str(self.root.resolve()).encode()).hexdigest()[:10])
+        self.metadata: dict[str, Any] = meta
+        self.records: dict[str, dict[str, dict[str, Any]]] = {}
+        for ch in C.CHANNELS:
+            path = self.root / C.CHANNEL_FILES[ch]
+            self.records[ch] = {r["id"]: r for r in _load(path, C.LIST_KEYS[C.CHANNEL_FILES[ch]])
+                                if isinstance(r.get("id"), str)}
+        chans = prev.get("channels") if isinstance(prev.get("channels"), dict) else {}
+        self.channels: dict[str, dict[str, Any]] = {
+            ch: dict(chans.get(ch)) if isinstance(chans.get(ch), dict) else
+            {"attempted": False, "status": "not_collected", "count": 0} for ch in C.CHANNELS}
+        self.errors = _load(self.root / "evidences/collection_errors.json", "errors")
+        self.components = _load(self.root / "evidences/component_health.json", "components")
+        self.findings = _load(self.root / C.PATCH, "items")
+        self.analysis: dict[str, Any] = prev.get("analysis") if isinstance(
+            prev.get("analysis"), dict) else {}
+        self.flush()
+
+    # -- telemetry ---------------------------------------------------------------------------
+    def milestone(self, event: str, *, status: str = "ok", tool: str | None = None,
+                  detail: str | None = None, **extra: Any) -> None:
+        """Append one telemetry line; ``event`` must be a name the judge knows
+        (:data:`rcaeval.bundle.MILESTONES`), ``tool.call``/``tool.error`` need ``tool``."""
+        if event not in C.MILESTONES:
+            raise BundleError("telemetry_event", f"unknown milestone {event!r}; the judge "
+                              f"knows: {', '.join(C.MILESTONES)}")
+        if event.startswith("tool.") and not tool:
+            raise BundleError("telemetry_tool", f"{event} needs the tool name")
+        line: dict[str, Any] = {"ts": utc_now(), "event": event, "status": status}
+        if tool:
+            line["tool"] = tool
+        if detail is not None:
+            line["detail"] = detail
+        line.update(extra)
+        path = self.root / C.TELEMETRY
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab") as fh:
+            fh.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE, default=str))
+
+    # -- evidence ----------------------------------------------------------------------------
+    def attempt(self, channel: str, *, count_only: bool = False) -> None:
+        """Mark ``channel`` as queried (the report's ``channels.<c>.attempted``)."""
+        if channel not in C.CHANNELS:
+            raise BundleError("channel", f"unknown channel {channel!r} ({', '.join(C.CHANNELS)})")
+        ch = self.channels[channel]
+        ch["attempted"] = True
+        if ch.get("status") != "error":
+            ch["status"] = "ok" if self.records[channel] else "empty"
+        ch["count"] = len(self.records[channel])
+        if not count_only:
+            self.flush()
+
+    def channel_error(self, channel: str, error: str, *, source: str = "agent") -> None:
+        """Record that ``channel`` could not be collected (``collection_errors.json``)."""
+        self.attempt(channel, count_only=True)
+        self.channels[channel]["status"] = "error"
+        self.errors.append({"channel": channel, "source": source, "error": str(error),
+                            "ts": utc_now()})
+        self.flush()
+
+    def add_log_entries(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
+        out = []
+        for i, e in enumerate(entries):
+            rid = check_id(e.get("id"), f"logs entry {i}")
+            if not isinstance(e.get("message"), str):
+                raise BundleError("log_entry", f"log {rid}: message must be a string")
+            if e.get("ts") is not None:
+                parse_time(e["ts"], f"log {rid} ts")
+            self.records["logs"][rid] = dict(e)
+            out.append(rid)
+        return self._added("logs", out)
+
+    def add_series(self, series: Iterable[Mapping[str, Any]]) -> list[str]:
+        out = []
+        for i, s in enumerate(series):
+            rid = check_id(s.get("id"), f"metrics series {i}")
+            name, labels = s.get("name"), s.get("labels") or {}
+            if not isinstance(name, str) or not name:
+                raise BundleError("metric_series", f"series {rid}: name must be a string")
+            if not isinstance(labels, Mapping) or not all(
+                    isinstance(k, str) and isinstance(v, str) for k, v in labels.items()):
+                raise BundleError("metric_series", f"series {rid}: labels must map strings to "
+                                  "strings")
+            points = {}
+            for j, p in enumerate(s.get("points") or []):
+                if (not isinstance(p, (list, tuple)) or len(p) != 2 or isinstance(p[1], bool)
+                        or not isinstance(p[1], (int, float))):
+                    raise BundleError("metric_point", f"series {rid} point {j}: expected "
+                                      f"[timestamp, number], got {p!r}")
+                parse_time(p[0], f"series {rid} point {j}")
+                points[p[0]] = [p[0], float(p[1])]
+            old = self.records["metrics"].get(rid)
+            if old is not None:
+                if old.get("name") != name or (old.get("labels") or {}) != dict(labels):
+                    raise BundleError("evidence_id", f"series id {rid} already names "
+                                      f"{old.get('name')} {old.get('labels')}")
+                points = {p[0]: p for p in old.get("points") or []} | points
+            rec = {**(old or {}), **dict(s), "labels": dict(labels)}
+            rec["points"] = sorted(points.values(), key=lambda p: parse_time(p[0], "point"))
+            self.records["metrics"][rid] = rec
+            out.append(rid)
+        return self._added("metrics", out)
+
+    def add_queries(self, queries: Iterable[Mapping[str, Any]]) -> list[str]:
+        out = []
+        for i, q in enumerate(queries):
+            rid = check_id(q.get("id"), f"queries record {i}")
+            kind = q.get("kind", "slow_query")
+            if kind not in C.QUERY_KINDS:
+                raise BundleError("query_kind", f"query {rid}: kind {kind!r} is not one of "
+                                  f"{', '.join(C.QUERY_KINDS)}")
+            self.records["queries"][rid] = {**dict(q), "kind": kind}
+            out.append(rid)
+        return self._added("queries", out)
+
+    def add_events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        out = []
+        for i, e in enumerate(events):
+            rid = check_id(e.get("id"), f"events record {i}")
+            if e.get("ts") is not None:
+                parse_time(e["ts"], f"event {rid} ts")
+            self.records["events"][rid] = dict(e)
+            out.append(rid)
+        return self._added("events", out)
+
+    def _added(self, channel: str, ids: list[str]) -> list[str]:
+        self.attempt(channel)
+        return ids
+
+    def set_component_health(self, components: Iterable[Mapping[str, Any]]) -> None:
+        merged = {(c.get("name"), c.get("instance")): c for c in self.components}
+        for i, c in enumerate(components):
+            if not isinstance(c.get("name"), str) or not c["name"]:
+                raise BundleError("component", f"component {i}: name must be a string")
+            merged[(c.get("name"), c.get("instance"))] = dict(c)
+        self.components = list(merged.values())
+        _dump(self.root / "evidences/component_health.json", {"components": self.components})
+
+    def set_ticket(self, ticket: Mapping[str, Any]) -> None:
+        """``evidences/ticket_context.json`` plus the ``ticket_context.loaded`` milestone."""
+        tid, alerts = ticket.get("ticket_id"), ticket.get("alerts")
+        if not (isinstance(tid, (str, int)) and str(tid).strip()) and not (
+                isinstance(alerts, list) and alerts):
+            raise BundleError("ticket_context", "a ticket needs a ticket_id or alerts")
+        _dump(self.root / "evidences/ticket_context.json", dict(ticket))
+        self.milestone("ticket_context.loaded", detail=str(tid or f"{len(alerts)} alerts"))
+
+    def set_architecture(self, topology: Mapping[str, Any]) -> None:
+        """``evidences/cluster_meta.json`` plus ``architecture_context.loaded``."""
+        _dump(self.root / "evidences/cluster_meta.json", dict(topology))
+        comps = topology.get("components")
+        self.milestone("architecture_context.loaded",
+                       detail=f"{len(comps) if isinstance(comps, list) else 0} components")
+
+    def write_summary(self, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """``evidences/evidence_summary_for_agent.json`` (what was collected, by id) plus
+        ``summary.read``; returns the summary."""
+        summary = {"channels": self.channels,
+                   "ids": {ch: list(self.records[ch]) for ch in C.CHANNELS},
+                   "collection_errors": self.errors, **(extra or {})}
+        _dump(self.root / C.SUMMARY_FILES[0], summary)
+        self.milestone("summary.read")
+        return summary
+
+    # -- analysis ----------------------------------------------------------------------------
+    def known_ids(self, ref_type: str) -> set[str]:
+        return set(self.records[C.REF_TYPES[ref_type]])
+
+    def check_refs(self, refs: Iterable[Any]) -> list[dict[str, str]]:
+        """Normalise ``refs`` (``{"type", "id"}`` mappings or ``(type, id)`` pairs) and check
+        each names evidence collected in this bundle."""
+        out, unknown = [], []
+        for r in refs:
+            rtype, rid = (r.get("type"), r.get("id")) if isinstance(r, Mapping) else tuple(r)
+            if rtype not in C.REF_TYPES:
+                raise BundleError("ref_type", f"ref type {rtype!r} is not one of "
+                                  f"{', '.join(C.REF_TYPES)}")
+            if rid not in self.records[C.REF_TYPES[rtype]]:
+                unknown.append(f"{rtype}:{rid}")
+            out.append({"type": rtype, "id": str(rid)})
+        if unknown:
+            raise BundleError("ref_resolvable", "refs name evidence this bundle did not collect: "
+                              + ", ".join(unknown) + " (collect it first; ids: "
+                              + "; ".join(f"{t}: {len(self.known_ids(t))}" for t in C.REF_TYPES)
+                              + ")")
+        return out
+
+    def add_finding(self, claim: str, refs: Iterable[Any], *, role: str = "key",
+                    item_id: str | None = None) -> str:
+        """One ``analysis_patch.json`` item; its refs must resolve (``check_refs``)."""
+        if not isinstance(claim, str) or not claim.strip():
+            raise BundleError("patch_item", "a finding needs a non-empty claim")
+        if role not in ("key", "supporting", "context", "ruled_out"):
+            raise BundleError("patch_item", f"role {role!r} is not key/supporting/context/"
+                              "ruled_out")
+        norm = self.check_refs(refs)
+        if role == "key" and not norm:
+            raise BundleError("key_evidence", "a key finding must cite at least one evidence id")
+        iid = item_id or f"A{len(self.findings) + 1}"
+        self.findings = [f for f in self.findings if f.get("id") != iid]
+        self.findings.append({"id": iid, "claim": claim, "role": role, "refs": norm})
+        _dump(self.root / C.PATCH, {"items": self.findings})
+        return iid
+
+    def clear_findings(self) -> None:
+        self.findings = []
+
+    def set_analysis(self, root_cause: str, key_findings: Iterable[str] = ()) -> None:
+        self.analysis = {"root_cause": root_cause, "key_findings": list(key_findings)}
+        self.flush()
+
+    def complete_collection(self) -> None:
+        """``evidence_collection.completed`` (the report exists: :meth:`flush` wrote it)."""
+        self.flush()
+        self.milestone("evidence_collection.completed", detail=", ".join(
+            f"{ch}={c['count']}" for ch, c in self.channels.items() if c.get("attempted")))
+
+    def final_answer(self, text: str) -> None:
+        """``output.txt`` plus ``final_answer.emitted``."""
+        if not isinstance(text, str) or not text.strip():
+            raise BundleError("final_answer", "the final answer is empty")
+        tmp = self.root / f".{C.OUTPUT}.tmp"
+        tmp.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        os.replace(tmp, self.root / C.OUTPUT)
+        self.milestone("final_answer.emitted")
+
+    # -- files -------------------------------------------------------------------------------
+    def _read_report(self) -> dict[str, Any]:
+        path = self.root / C.REPORT
+        if not path.is_file():
+            return {}
+        try:
+            doc = orjson.loads(path.read_bytes())
+        except orjson.JSONDecodeError as exc:
+            raise BundleError("json", f"{path}: cannot continue a bundle whose report is not "
+                              f"JSON: {exc}") from exc
+        return doc if isinstance(doc, dict) else {}
+
+    def flush(self) -> None:
+        """Write the core evidence files (always, empty lists included: an empty file says
+        the channel yielded nothing), events.json once events were queried, the report."""
+        for ch in C.CHANNELS:
+            if ch == "events" and not self.channels["events"].get("attempted"):
+                continue
+            path = C.CHANNEL_FILES[ch]
+            doc: dict[str, Any] = {C.LIST_KEYS[path]: list(self.records[ch].values())}
+            if ch == "logs":
+                by_level: dict[str, int] = {}
+                for e in self.records["logs"].values():
+                    lvl = str(e.get("level") or "UNKNOWN")
+                    by_level[lvl] = by_level.get(lvl, 0) + 1
+                doc["stats"] = {"total": len(self.records["logs"]), "by_level": by_level}
+            _dump(self.root / path, doc)
+            self.channels[ch]["count"] = len(self.records[ch])
+        if self.errors:
+            _dump(self.root / "evidences/collection_errors.json", {"errors": self.errors})
+        report: dict[str, Any] = {
+            "metadata": {**self.metadata, "generated_at": utc_now()},
+            "channels": self.channels,
+            "analysis": self.analysis,
+        }
+        _dump(self.root / C.REPORT, report)

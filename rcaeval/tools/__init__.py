@@ -1,0 +1,34 @@
+"""Incident tools over MCP (docs/tools.md): one server per case serving its incident data
+and recording every call into the run bundle, so that any MCP-capable agent produces a
+judgeable bundle just by investigating.
+
+``rcaeval tools serve --case-dir DIR`` runs it standalone; the runner hands it to agents
+(docs/agents.md, "Incident tools").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rcaeval.tools._data import CaseData, load_case_data
+from rcaeval.tools._tools import IncidentTools, ToolInputError
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+__all__ = ["CaseData", "IncidentTools", "ToolInputError", "build_server", "load_case_data",
+           "serve"]
+
+
+def build_server(tools: IncidentTools) -> MCPServer:
+    """The MCP server (``mcp.server.mcpserver.MCPServer``) serving ``tools``."""
+    from rcaeval.tools._server import build_server as _build
+
+    return _build(tools)
+
+
+def serve(case_dir: Any, bundle_dir: Any, **kwargs: Any) -> None:
+    """Serve one case's tools over stdio (default) or ``transport="http"`` on 127.0.0.1."""
+    from rcaeval.tools._server import serve as _serve
+
+    _serve(case_dir, bundle_dir, **kwargs)

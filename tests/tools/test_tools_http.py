@@ -1,0 +1,51 @@
+"""`rcaeval tools serve --transport http`: streamable HTTP on 127.0.0.1, a free port, the URL
+announced on stderr."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tools_kit import PANIC_CASE
+
+from rcaeval.runner._example_mcp import client_caller
+
+
+@pytest.mark.slow
+def test_serve_over_streamable_http(tmp_path: Path):
+    from mcp import Client
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rcaeval.tools", "serve", "--case-dir", str(PANIC_CASE),
+         "--bundle-dir", str(tmp_path / "b"), "--transport", "http"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stderr is not None
+        url = ""
+        for line in proc.stderr:
+            if line.startswith("rcaeval incident tools: "):
+                url = line.split(": ", 1)[1].strip()
+                break
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+
+        async def main() -> dict:
+            async with Client(url) as client:
+                return await client_caller(client)("get_ticket", {})
+        out = asyncio.run(main())
+        assert out["ticket"]["ticket_id"] == "INC-4211"
+        assert (tmp_path / "b/evidences/ticket_context.json").is_file()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def test_serve_rejects_bad_options(tmp_path: Path):
+    from rcaeval.cli import main
+
+    assert main(["tools", "serve", "--case-dir", str(tmp_path)]) == 3
+    assert main(["tools", "serve", "--case-dir", str(PANIC_CASE), "--transport", "ws"]) == 3
