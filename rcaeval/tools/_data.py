@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from rcaeval.bundle._casemeta import read_case_meta
 from rcaeval.bundle._writer import BundleError, parse_time
 from rcaeval.errors import InputError
 
@@ -98,38 +99,6 @@ def _iso(dt: datetime) -> str:
     return dt.isoformat().replace("+00:00", "Z")
 
 
-def _case_meta(case_dir: Path) -> dict[str, Any]:
-    """Cluster, window and prompt from ``case.json`` (a workspace) or ``case.yaml``."""
-    cj = case_dir / "case.json"
-    if cj.is_file():
-        doc = _json(cj, "case.json") or {}
-        env, win = doc.get("environment") or {}, doc.get("time_window") or {}
-        return {"cluster_id": env.get("cluster_id"), "start": win.get("start"),
-                "end": win.get("end"), "prompt": (doc.get("prompt") or {}).get("text") or ""}
-    cy = case_dir / "case.yaml"
-    if cy.is_file():
-        from rcaeval.registry._yamlsrc import parse_yaml
-
-        ydoc, problems = parse_yaml(cy, str(cy))
-        errors = [p for p in problems if p.severity == "error"]
-        if ydoc is None or errors:
-            p = errors[0]
-            raise InputError(p.message, file=str(cy), field=p.field or None, line=p.line)
-        data = ydoc.data
-        env, win = data.get("environment") or {}, data.get("time_window") or {}
-        prompt = data.get("prompt")
-        return {"cluster_id": env.get("cluster_id"), "start": _str(win.get("start")),
-                "end": _str(win.get("end")),
-                "prompt": (prompt.get("text") if isinstance(prompt, dict) else prompt) or ""}
-    return {}
-
-
-def _str(value: Any) -> str | None:
-    if isinstance(value, datetime):
-        return _iso(value if value.tzinfo else value.replace(tzinfo=UTC))
-    return None if value is None else str(value)
-
-
 def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None) -> CaseData:
     """Read a case dir's run-visible metadata and its ``incident/`` data (or ``incident_dir``).
 
@@ -142,7 +111,7 @@ def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None)
     inc = Path(incident_dir) if incident_dir is not None else base / "incident"
     if not inc.is_dir():
         raise InputError("no incident/ data dir in the case dir", file=str(inc))
-    meta = _case_meta(base)
+    meta = read_case_meta(base)
     topo = _json(inc / "topology.json", "topology.json")
     data = CaseData(case_dir=base, cluster_id=meta.get("cluster_id") or (
         topo or {}).get("cluster_id"), window_start=meta.get("start"),

@@ -1,0 +1,59 @@
+"""BundleWriter validates as it writes and continues an existing bundle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from rcaeval.bundle import BundleError, BundleWriter
+
+WINDOW = ("2026-10-03T14:00:00Z", "2026-10-03T15:00:00Z")
+
+
+@pytest.mark.parametrize(("call", "rule"), [
+    (lambda w: w.milestone("thinking.done"), "telemetry_event"),
+    (lambda w: w.milestone("tool.call"), "telemetry_tool"),
+    (lambda w: w.add_log_entries([{"id": "", "message": "x"}]), "evidence_id"),
+    (lambda w: w.add_log_entries([{"id": "L-1", "message": 3}]), "log_entry"),
+    (lambda w: w.add_log_entries([{"id": "L-1", "message": "x", "ts": "noon"}]), "timestamp"),
+    (lambda w: w.add_series([{"id": "M-1", "name": "m", "points": [["2026-10-03T14:00:00Z",
+                                                                    "high"]]}]), "metric_point"),
+    (lambda w: w.add_series([{"id": "M-1", "name": "m", "labels": {"a": 1}}]), "metric_series"),
+    (lambda w: w.add_queries([{"id": "Q-1", "kind": "slowish"}]), "query_kind"),
+    (lambda w: w.add_finding("x", [("log", "L-404")]), "ref_resolvable"),
+    (lambda w: w.add_finding("x", [("trace", "T-1")]), "ref_type"),
+    (lambda w: w.add_finding("x", []), "key_evidence"),
+    (lambda w: w.set_ticket({"summary": "no id"}), "ticket_context"),
+    (lambda w: w.final_answer(" "), "final_answer"),
+])
+def test_refuses_what_the_contract_forbids(tmp_path: Path, call, rule: str):
+    w = BundleWriter(tmp_path, cluster_id="c", time_window=WINDOW)
+    with pytest.raises(BundleError) as exc:
+        call(w)
+    assert exc.value.rule == rule
+
+
+def test_bad_scope_is_refused(tmp_path: Path):
+    with pytest.raises(BundleError, match="after end"):
+        BundleWriter(tmp_path, time_window=(WINDOW[1], WINDOW[0]))
+    with pytest.raises(BundleError, match="cluster_id"):
+        BundleWriter(tmp_path, cluster_id="  ")
+
+
+def test_a_second_writer_continues_the_bundle(tmp_path: Path):
+    w = BundleWriter(tmp_path, cluster_id="c", time_window=WINDOW)
+    w.add_series([{"id": "M-1", "name": "m", "labels": {"i": "a"},
+                   "points": [["2026-10-03T14:01:00Z", 1]]}])
+    w2 = BundleWriter(tmp_path)
+    w2.add_series([{"id": "M-1", "name": "m", "labels": {"i": "a"},
+                    "points": [["2026-10-03T14:00:00Z", 0], ["2026-10-03T14:01:00Z", 1]]}])
+    doc = orjson.loads((tmp_path / "evidences/metrics.json").read_bytes())
+    assert doc["series"][0]["points"] == [["2026-10-03T14:00:00Z", 0.0],
+                                          ["2026-10-03T14:01:00Z", 1.0]]
+    report = orjson.loads((tmp_path / "evidences/workspace_evidence_report.json").read_bytes())
+    assert report["metadata"]["cluster_id"] == "c"
+    assert report["channels"]["metrics"] == {"attempted": True, "status": "ok", "count": 1}
+    with pytest.raises(BundleError, match="already names"):
+        w2.add_series([{"id": "M-1", "name": "other"}])
