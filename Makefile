@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow lint venv clean
+.PHONY: demo test test-slow lint venv clean sandbox-deps
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,15 +14,24 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-demo: $(STAMP)
+# bubblewrap for the agent sandbox (docs/agents.md, "Sandbox"): installed when missing and
+# apt-get is usable (root); otherwise agents run unsandboxed with a warning (--sandbox auto).
+sandbox-deps:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get install -y -q bubblewrap || (apt-get update -q && apt-get install -y -q bubblewrap)) >/dev/null 2>&1 \
+	      || echo "note: could not install bubblewrap; agents run unsandboxed"; \
+	  else echo "note: bubblewrap is not installed; agents run unsandboxed (apt-get install bubblewrap)"; fi; }
+
+demo: $(STAMP) sandbox-deps
 	$(BIN)/rcaeval validate
 	$(BIN)/rcaeval demo
 
-test: $(STAMP)
+test: $(STAMP) sandbox-deps
 	$(BIN)/python -m pytest -q -n 2
 
 # The slow end-to-end tests (marked `slow`); CI runs them as a second step.
-test-slow: $(STAMP)
+test-slow: $(STAMP) sandbox-deps
 	$(BIN)/python -m pytest -q -n 2 -m slow
 
 lint: $(STAMP)

@@ -163,6 +163,16 @@ def register(app: typer.Typer) -> None:
         limit: Annotated[int | None, typer.Option(
             "--limit", min=1, metavar="N", help="Run only the first N selected cases "
             "(suite order).", show_default=False)] = None,
+        tools: Annotated[str | None, typer.Option(
+            "--tools", help="How agents get the incident data: mcp (incident tools over MCP), "
+            "files (incident/ copy) or both (default: the suite's execution.tools, else both).",
+            show_default=False)] = None,
+        sandbox: Annotated[str, typer.Option(
+            "--sandbox", help="auto (bubblewrap where installed, else none with a warning), "
+            "bwrap (required) or none (docs/agents.md, Sandbox).")] = "auto",
+        network: Annotated[bool, typer.Option(
+            "--network/--no-network", help="Agents may use the network (default) or only "
+            "their own loopback (needs the bwrap sandbox).")] = True,
     ) -> None:
         """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
         from rcaeval.cli._run_ci import finish, is_repeat_group, run_repeated
@@ -190,7 +200,7 @@ def register(app: typer.Typer) -> None:
             jobs=jobs, case_timeout_s=timeout, turn_timeout_s=turn_timeout,
             max_infra_retries=retries, case_ids=selected, agent_env=env,
             progress=progress, expose_case_ids=expose_case_ids, semantic=shadow,
-            agent_name=agent_name)
+            agent_name=agent_name, tools=tools, sandbox=sandbox, network=network)
         try:
             if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
                 run_repeated(console, store, suite, agent, repeat=repeat,

@@ -11,6 +11,11 @@ from rcaeval.registry._conditions import NonEmptyStr
 
 _STRICT = ConfigDict(extra="forbid")
 
+ToolsMode = Literal["mcp", "files", "both"]
+"""How agents get the incident data (docs/agents.md, "Incident tools"): the MCP incident tools,
+the ``incident/`` file copy, or both."""
+DEFAULT_TOOLS_MODE: ToolsMode = "both"
+
 
 class ExecutionPolicy(BaseModel):
     """Execution-policy metadata the runner honours."""
@@ -20,6 +25,8 @@ class ExecutionPolicy(BaseModel):
     case_timeout_s: float = Field(default=900, gt=0, description="per-case wall clock")
     max_infra_retries: int = Field(default=1, ge=0, description="retries for infra errors only")
     turn_timeout_s: float = Field(default=600, gt=0, description="per prompt turn (ACP)")
+    tools: ToolsMode = Field(default=DEFAULT_TOOLS_MODE, description=(
+        "incident data as MCP tools (mcp), as incident/ files (files), or both"))
 
 
 class SuiteCase(BaseModel):

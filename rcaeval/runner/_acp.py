@@ -25,7 +25,9 @@ from rcaeval import __version__
 from rcaeval.runner._acp_client import RawLog, WorkspaceClient
 from rcaeval.runner._agents import AgentOutcome, Turn, empty_usage
 from rcaeval.runner._command import agent_wrote_files, read_tail
+from rcaeval.runner._mcp import acp_mcp_servers
 from rcaeval.runner._proc import kill_group, spawn_async
+from rcaeval.runner._sandbox import sandbox_wrapper
 from rcaeval.runner._workspace import Workspace, agent_env
 
 STDIO_LIMIT = 50 * 1024 * 1024
@@ -96,7 +98,7 @@ class AcpAgent:
                 proc = await spawn_async(
                     self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                     stderr=stderr_f, cwd=ws.path, env=agent_env(ws, self.env),
-                    limit=STDIO_LIMIT)
+                    limit=STDIO_LIMIT, wrapper=sandbox_wrapper(ws, self.argv))
             except OSError as exc:
                 raw.close()
                 outcome.status = "errored"
@@ -156,7 +158,8 @@ class AcpAgent:
             outcome.agent_info["agent_info"] = init.agent_info.model_dump(
                 mode="json", by_alias=True, exclude_none=True)
         outcome.agent_info["agent_protocol_version"] = init.protocol_version
-        session = await handshake(conn.new_session(cwd=str(ws.path), mcp_servers=[]),
+        session = await handshake(conn.new_session(cwd=str(ws.path),
+                                                   mcp_servers=acp_mcp_servers(ws)),
                                   "session/new")
         sid = session.session_id
         outcome.agent_info["session_id"] = sid

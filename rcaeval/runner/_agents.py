@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 import stat
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,10 @@ from rcaeval._usage import bound as usage_bound
 from rcaeval._usage import check as check_usage
 from rcaeval.errors import InputError
 from rcaeval.runner._workspace import Workspace
+
+PYTHON_PLACEHOLDER = "{python}"
+"""Replaced in ``command:``/``acp:`` command lines by the runner's own interpreter, so a spec
+such as ``acp:{python} -m rcaeval.runner.example_agent`` never depends on PATH's python."""
 
 OutcomeStatus = Literal["completed", "crashed", "timed_out", "errored"]
 
@@ -147,7 +152,7 @@ def parse_agent_spec(
     """Build the adapter an ``--agent`` spec names. ``env`` adds variables to the agent's
     environment (``None`` values inherit from the runner); ``prompt_mode`` forces the
     command adapter's prompt delivery (default: stdin, or file when the command line holds
-    ``{prompt_file}``)."""
+    ``{prompt_file}``). ``{python}`` in a command line is the runner's interpreter."""
     kind, sep, rest = spec.partition(":")
     rest = rest.strip()
     if not sep or not rest:
@@ -160,7 +165,7 @@ def parse_agent_spec(
         return ReplayAgent(spec, rest)
     if kind in ("command", "acp"):
         try:
-            argv = shlex.split(rest)
+            argv = [a.replace(PYTHON_PLACEHOLDER, sys.executable) for a in shlex.split(rest)]
         except ValueError as exc:
             raise InputError(f"bad command line in agent spec: {exc}", field="--agent") from exc
         if not argv:

@@ -28,7 +28,10 @@ from rcaeval.runner._agents import (
     read_capped,
     truncation_note,
 )
+from rcaeval.runner._mcp import MCP_CONFIG
+from rcaeval.runner._mcp import PLACEHOLDER as MCP_PLACEHOLDER
 from rcaeval.runner._proc import kill_group, spawn
+from rcaeval.runner._sandbox import sandbox_wrapper
 from rcaeval.runner._workspace import RUNNER_DIR, Workspace, agent_env
 
 PLACEHOLDER = "{prompt_file}"
@@ -146,7 +149,12 @@ class CommandAgent:
 
     def _run_turn(self, ws: Workspace, n: int, text: str, limit: float) -> dict[str, Any]:
         prompt_path = turn_prompt_file(ws, n, text)
-        argv = [a.replace(PLACEHOLDER, str(prompt_path)) for a in self.argv]
+        mcp_config = str(ws.runner_dir / MCP_CONFIG)
+        if ws.tools == "files" and any(MCP_PLACEHOLDER in a for a in self.argv):
+            return {"spawn_error": f"{MCP_PLACEHOLDER} in the command line, but this run has "
+                    "no incident tools (tools: files)"}
+        argv = [a.replace(PLACEHOLDER, str(prompt_path)).replace(MCP_PLACEHOLDER, mcp_config)
+                for a in self.argv]
         env = agent_env(ws, self.env, turn=n, prompt_file=prompt_path)
         stdout_path = ws.runner_dir / f"turn-{n}.stdout"
         started = time.monotonic()
@@ -154,7 +162,8 @@ class CommandAgent:
         with open(stdin_src, "rb") as fin, open(stdout_path, "wb") as fout, \
                 open(ws.runner_dir / "agent.stderr", "ab") as ferr:
             try:
-                proc = spawn(argv, cwd=ws.path, env=env, stdin=fin, stdout=fout, stderr=ferr)
+                proc = spawn(argv, cwd=ws.path, env=env, stdin=fin, stdout=fout, stderr=ferr,
+                             wrapper=sandbox_wrapper(ws, argv))
             except OSError as exc:
                 return {"spawn_error": f"cannot start {argv[0]!r}: {exc}"}
             status = "completed"

@@ -18,6 +18,7 @@ from rcaeval.runner._acp_client import now_iso
 from rcaeval.runner._agents import AgentAdapter, AgentOutcome, final_usage, parse_agent_spec
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
+from rcaeval.runner._sandbox import Sandbox, resolve_sandbox
 from rcaeval.runner._workspace import Workspace, create_workspace, remove_tree
 
 CaseStatus = Literal["completed", "crashed", "timed_out", "errored"]
@@ -86,6 +87,9 @@ def execute_case(
     max_file_bytes: int = MAX_FILE_BYTES,
     expose_case_ids: bool = False,
     case_ref_key: str | None = None,
+    tools: str | None = None,
+    sandbox: str | Sandbox | None = None,
+    network: bool = True,
 ) -> CaseExecution:
     """Run one case with the agent ``agent_spec`` names and mirror its audit.
 
@@ -101,13 +105,19 @@ def execute_case(
     optional secret ``case_ref_key``), the same for every attempt. ``expose_case_ids=True``
     gives the agent the real id instead (for suites whose ids are neutral). The real id is
     recorded runner-side only: the audit dir name and the manifest (``case_id``, next to
-    ``case_ref``).
+    ``case_ref``). ``tools`` (``mcp`` | ``files`` | ``both``, default ``both``) is how the
+    agent gets the incident data (docs/agents.md, "Incident tools"). ``sandbox``
+    (``auto`` | ``bwrap`` | ``none``, or a resolved :class:`Sandbox`; default ``none`` here,
+    ``auto`` in ``run_suite`` and the CLI) and ``network`` choose the agent sandbox
+    (docs/agents.md, "Sandbox").
     """
     rc: RunCase = to_run_case(case, case_dir)
     case_ref = rc.case_id if expose_case_ids else opaque_case_ref(run_id, rc.case_id,
                                                                   case_ref_key)
     adapter = parse_agent_spec(agent_spec, env=agent_env) if isinstance(agent_spec, str) \
         else agent_spec
+    sb = sandbox if isinstance(sandbox, Sandbox) else resolve_sandbox(sandbox or "none",
+                                                                      network=network)
     limit = rc.timeout_s or timeout_s
     t0 = time.monotonic()
     attempt_log: list[dict[str, Any]] = []
@@ -115,7 +125,7 @@ def execute_case(
     while True:
         attempt += 1
         ws = create_workspace(Path(workspace_root) / run_id, rc, run_id=run_id, attempt=attempt,
-                              case_ref=case_ref)
+                              case_ref=case_ref, tools=tools, sandbox=sb)
         started_at = now_iso()
         a0 = time.monotonic()
         try:
@@ -141,6 +151,8 @@ def execute_case(
         "case_id": rc.case_id,
         "case_ref": case_ref,
         "case_ids_exposed": expose_case_ids,
+        "tools": ws.tools,
+        "sandbox": sb.describe(),
         "workspace_id": ws.workspace_id,
         "agent": outcome.agent_info or adapter.info(),
         "cluster_id": rc.cluster_id,

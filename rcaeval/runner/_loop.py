@@ -31,6 +31,7 @@ from rcaeval.runner._agent_name import check_agent_name, default_agent_name
 from rcaeval.runner._agents import AgentAdapter, AgentOutcome, parse_agent_spec
 from rcaeval.runner._case import to_run_case
 from rcaeval.runner._execute import execute_case
+from rcaeval.runner._mcp import check_tools_mode
 from rcaeval.runner._orphans import workspace_root_for
 from rcaeval.runner._proc import kill_group, proc_stats
 from rcaeval.runner._progress import RunProgress, outcome_of
@@ -48,6 +49,7 @@ from rcaeval.runner._resume import (
     read_case_ref_key,
     reset_cases,
 )
+from rcaeval.runner._sandbox import resolve_sandbox
 from rcaeval.runner._workspace import remove_tree
 
 STOP_GRACE_S = 15.0
@@ -296,6 +298,9 @@ def run_suite(
     expose_case_ids: bool = False,
     semantic: Any = None,
     agent_name: str | None = None,
+    tools: str | None = None,
+    sandbox: str | None = None,
+    network: bool = True,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
 
@@ -308,7 +313,10 @@ def run_suite(
 
     Agents see an opaque case reference, not the case id (keyed with a per-run secret kept in
     ``run.json``); ``expose_case_ids=True`` shows them the real ids. It is part of the agent
-    configuration, so a resume must agree.
+    configuration, so a resume must agree. ``tools`` (``mcp`` | ``files`` | ``both``; default
+    the suite's ``execution.tools``) is how agents get the incident data; part of it too.
+    ``sandbox`` (``auto`` default | ``bwrap`` | ``none``) and ``network`` choose the agent
+    sandbox (docs/agents.md, "Sandbox").
 
     ``semantic`` (a :class:`rcaeval.semantic.SemanticConfig`) runs the semantic shadow on
     each judged case (docs/semantic.md); the deterministic judgment is the same without it.
@@ -329,9 +337,12 @@ def run_suite(
     timeout = explicit_timeout or float(policy.case_timeout_s)
     turn_timeout = float(turn_timeout_s or policy.turn_timeout_s)
     retries = policy.max_infra_retries if max_infra_retries is None else max_infra_retries
+    tools_mode = check_tools_mode(tools or policy.tools)
+    sb = resolve_sandbox(sandbox, network=network)
     adapter = parse_agent_spec(agent_spec, env=agent_env)
     config = agent_config(agent_spec, agent_env, case_timeout_s=explicit_timeout,
-                          turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids)
+                          turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids,
+                          tools=tools_mode)
     given_root = Path(audit_root) if audit_root is not None else None
     # Every case file is read before the run is recorded: a registry that cannot be read
     # never leaves a run behind (a malformed case is only that case's error, below).
@@ -384,7 +395,7 @@ def run_suite(
             ex = execute_case(run_id, rc, runner, workspace_root=ws_root, audit_root=audits,
                               timeout_s=timeout, turn_timeout_s=turn_timeout,
                               max_infra_retries=retries, expose_case_ids=expose_case_ids,
-                              case_ref_key=ref_key)
+                              case_ref_key=ref_key, tools=tools_mode, sandbox=sb)
             events.put(("done", Done(case_id, execution=ex)))
         except InputError as exc:
             events.put(("done", Done(case_id, error=f"malformed case: {exc}")))

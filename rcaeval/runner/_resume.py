@@ -21,6 +21,7 @@ import orjson
 
 from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
+from rcaeval.registry._suite import DEFAULT_TOOLS_MODE
 from rcaeval.runner._execute import CaseExecution
 from rcaeval.runner._progress import outcome_of
 
@@ -46,6 +47,7 @@ def agent_config(
     case_timeout_s: float | None,
     turn_timeout_s: float,
     expose_case_ids: bool = False,
+    tools: str | None = None,
 ) -> dict[str, Any]:
     """The canonical agent configuration: what decides how an agent behaves on a case.
 
@@ -53,7 +55,8 @@ def agent_config(
     inherited ones (``--agent-env KEY``) by name only, so rotating a key does not change
     the hash. ``case_timeout_s`` is the explicit override (``None``: each case's own, else
     the suite's). ``expose_case_ids`` (the agent sees real case ids, not opaque references)
-    is recorded only when set, so the hash of a default configuration is unchanged. ``jobs``
+    is recorded only when set, and ``tools`` only when not the default (``both``), so the hash
+    of a default configuration is unchanged. ``jobs``
     and retries are not part of it: they do not change a case's result.
     """
     env: dict[str, str] = {}
@@ -67,6 +70,8 @@ def agent_config(
         "turn_timeout_s": float(turn_timeout_s)}
     if expose_case_ids:
         config["expose_case_ids"] = True
+    if tools is not None and tools != DEFAULT_TOOLS_MODE:
+        config["tools"] = tools
     return config
 
 

@@ -24,6 +24,7 @@ import orjson
 
 from rcaeval.errors import InputError
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
+from rcaeval.runner._sandbox import NO_SANDBOX, Sandbox
 
 RUNNER_DIR = ".rcaeval"
 """Runner-owned dir inside a workspace: agent stderr, per-turn stdout, raw ACP log."""
@@ -46,6 +47,10 @@ class Workspace:
     case_ref: str = ""
     """What the agent is told the case is called (``case.json``, ``RCAEVAL_CASE_ID``): an
     opaque reference, or the real id when the run exposes case ids."""
+    tools: str = "files"
+    """How the agent gets the incident data: ``mcp`` | ``files`` | ``both`` (runner/_mcp.py)."""
+    sandbox: Sandbox = NO_SANDBOX
+    """What the agent runs under (runner/_sandbox.py)."""
 
     @property
     def home(self) -> Path:
@@ -78,6 +83,8 @@ def create_workspace(
     workspace_id: str | None = None,
     case_ref: str | None = None,
     expose_case_id: bool = False,
+    tools: str | None = None,
+    sandbox: Sandbox = NO_SANDBOX,
 ) -> Workspace:
     """Make ``<base_dir>/<workspace_id>/`` holding only the case's run-visible material.
 
@@ -85,8 +92,13 @@ def create_workspace(
     directory is named by an opaque workspace id. The agent is told the case is ``case_ref``;
     by default the opaque :func:`opaque_case_ref` of ``(run_id, case_id)``, the real case id
     with ``expose_case_id=True``. Symlinks (and other non-regular files) in the incident dir
-    are refused with :class:`InputError`, as are judge-only file names.
+    are refused with :class:`InputError`, as are judge-only file names. ``tools`` (default:
+    the suite default, ``both``) decides whether the incident tools' MCP configs are written
+    and where the incident data goes (``incident/``, or ``.rcaeval/incident/`` for ``mcp``).
     """
+    from rcaeval.runner._mcp import check_tools_mode, incident_path, write_configs
+
+    mode = check_tools_mode(tools)
     rc = to_run_case(case, case_dir)
     if case_ref is None:
         case_ref = rc.case_id if expose_case_id else opaque_case_ref(run_id, rc.case_id)
@@ -96,7 +108,7 @@ def create_workspace(
     path = base / wid
     path.mkdir()
     ws = Workspace(path=path.resolve(), workspace_id=wid, case=rc, run_id=run_id,
-                   attempt=attempt, case_ref=case_ref)
+                   attempt=attempt, case_ref=case_ref, tools=mode, sandbox=sandbox)
     try:
         for d in (ws.home, ws.tmp, ws.runner_dir):
             d.mkdir()
@@ -106,7 +118,10 @@ def create_workspace(
                          option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
         )
         if rc.incident_dir is not None:
-            copy_tree_strict(rc.incident_dir, ws.path / "incident")
+            copy_tree_strict(rc.incident_dir, incident_path(ws))
+        elif mode != "files":
+            incident_path(ws).mkdir()
+        write_configs(ws)
     except BaseException:
         remove_tree(ws.path)
         raise
@@ -209,6 +224,11 @@ def agent_env(
         "RCAEVAL_WINDOW_END": rc.window_end or "",
         "RCAEVAL_PROMPT_FILE": str(prompt_file or ws.prompt_file),
     }
+    if ws.tools != "files":
+        from rcaeval.runner._mcp import MCP_CONFIG, OPENCODE_CONFIG
+
+        env["RCAEVAL_MCP_CONFIG"] = str(ws.runner_dir / MCP_CONFIG)
+        env["OPENCODE_CONFIG"] = str(ws.runner_dir / OPENCODE_CONFIG)
     if turn is not None:
         env["RCAEVAL_TURN"] = str(turn)
     for key, value in (extra or {}).items():

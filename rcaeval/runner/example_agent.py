@@ -1,20 +1,22 @@
 """A deterministic example RCA agent speaking the Agent Client Protocol over stdio (no LLM).
 
-Run it as ``python -m rcaeval.runner.example_agent`` (``--agent 'acp:python -m
-rcaeval.runner.example_agent'``). It is the template for plugging a real agent into rcaeval:
-on the first prompt of a session it investigates the ``incident/`` data in the session's cwd
-(see :mod:`rcaeval.runner._example_investigation`), reporting each step as a ``tool_call`` /
-``tool_call_update``, writes ``analysis_patch.json`` through the client's ``fs/write_text_file``
-when the client offers it, streams its Markdown diagnosis as ``agent_message_chunk`` updates,
-and reports usage (``usage_update`` and ``PromptResponse.usage``). Follow-up prompts of the
-same session get a short answer naming the key evidence ids.
+Run it as ``--agent 'acp:{python} -m rcaeval.runner.example_agent'``. It is the template for
+plugging a real agent into rcaeval: on the first prompt of a session it connects to the
+incident tools the client handed it in ``session/new``'s ``mcpServers`` (the official ``mcp``
+SDK's client) and investigates through them (:mod:`rcaeval.runner._example_mcp`: ticket,
+topology, guardrails, logs, metrics, slow queries, events, then ``submit_report``), reporting
+each step as a ``tool_call`` / ``tool_call_update``. The tool server records the bundle. Without
+tools (``tools: files``) it reads ``incident/`` and writes the bundle with ``BundleWriter``
+(:mod:`rcaeval.runner.example_command_agent`). It writes its investigation notes through the
+client's ``fs/write_text_file`` when the client offers it, streams its Markdown diagnosis as
+``agent_message_chunk`` updates, and reports usage (``usage_update`` and
+``PromptResponse.usage``). Follow-up prompts of the same session name the key evidence ids.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,16 +37,22 @@ from acp.schema import (
     ClientCapabilities,
     Cost,
     Implementation,
+    McpServerStdio,
     TextContentBlock,
     Usage,
     UsageUpdate,
 )
 
 from rcaeval import __version__
-from rcaeval.runner._example_diagnosis import render_followup
-from rcaeval.runner._example_investigation import Investigation
+from rcaeval.runner._example_diagnosis import Diagnosis, render_answer, render_followup
+from rcaeval.runner._example_mcp import client_caller, investigate
+from rcaeval.runner.example_command_agent import investigate as investigate_files
 
 log = logging.getLogger("rcaeval.example_agent")
+
+
+class _Cancelled(Exception):
+    pass
 CONTEXT_SIZE = 200_000
 
 
@@ -56,7 +64,8 @@ def estimate_tokens(text: str) -> int:
 @dataclass
 class _Session:
     cwd: Path
-    investigation: Investigation | None = None
+    mcp_servers: list[Any]
+    diag: Diagnosis | None = None
     turns: int = 0
     cancelled: bool = False
     input_tokens: int = 0
@@ -87,7 +96,7 @@ class ExampleAgent:
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kwargs: Any
                           ) -> NewSessionResponse:
         sid = f"sess-{len(self._sessions) + 1}"
-        self._sessions[sid] = _Session(cwd=Path(cwd))
+        self._sessions[sid] = _Session(cwd=Path(cwd), mcp_servers=list(mcp_servers or []))
         return NewSessionResponse(session_id=sid)
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
@@ -99,28 +108,16 @@ class ExampleAgent:
         sess.turns += 1
         sess.cancelled = False
         question = "".join(b.text for b in prompt if isinstance(b, TextContentBlock))
-        if sess.investigation is None:
-            inv = sess.investigation = Investigation(sess.cwd, dict(os.environ))
-            for step_id, title, kind, fn in inv.steps():
-                if sess.cancelled:
-                    return PromptResponse(stop_reason="cancelled")
-                call_id = f"call-{sess.turns}-{step_id}"
-                await self._update(session_id, start_tool_call(
-                    call_id, title, kind=kind, status="in_progress"))
-                try:
-                    if step_id == "report":
-                        await self._write_report(session_id, inv)
-                    else:
-                        fn()
-                except Exception as exc:  # noqa: BLE001 - reported to the client, then re-raised
-                    await self._update(session_id, update_tool_call(
-                        call_id, status="failed", raw_output={"error": repr(exc)}))
-                    raise
-                await self._update(session_id, update_tool_call(call_id, status="completed"))
-            answer = inv.answer()
+        if sess.diag is None:
+            steps: list[str] = []
+            try:
+                sess.diag = await self._investigate(session_id, sess, steps)
+            except _Cancelled:
+                return PromptResponse(stop_reason="cancelled")
+            await self._write_notes(session_id, sess, steps)
+            answer = render_answer(sess.diag)
         else:
-            assert sess.investigation.diag is not None
-            answer = render_followup(sess.investigation.diag, sess.turns, question)
+            answer = render_followup(sess.diag, sess.turns, question)
         paras = answer.split("\n\n")
         for i, para in enumerate(paras):
             chunk = para if i == len(paras) - 1 else para + "\n\n"
@@ -138,14 +135,58 @@ class ExampleAgent:
                         output_tokens=turn_out),
             field_meta={"rcaeval_example": {"tokens_estimated": True}})
 
-    async def _write_report(self, session_id: str, inv: Investigation) -> None:
-        inv.write_report()
-        text = inv.patch_text()
+    async def _investigate(self, session_id: str, sess: _Session, steps: list[str]
+                           ) -> Diagnosis:
+        """Through the client's MCP incident tools when it gave us a stdio server, else from
+        the incident/ files. Each step is reported as a tool call."""
+        state = {"call": None}
+
+        async def on_step(step_id: str, title: str) -> None:
+            await self._finish(session_id, state)
+            if sess.cancelled:
+                raise _Cancelled
+            call_id = f"call-{sess.turns}-{step_id}"
+            steps.append(title)
+            await self._update(session_id, start_tool_call(
+                call_id, title, kind="fetch", status="in_progress"))
+            state["call"] = call_id
+
+        stdio = [m for m in sess.mcp_servers if isinstance(m, McpServerStdio)]
+        try:
+            if stdio:
+                from mcp import Client, StdioServerParameters
+
+                srv = stdio[0]
+                params = StdioServerParameters(
+                    command=srv.command, args=list(srv.args), cwd=str(sess.cwd),
+                    env={e.name: e.value for e in srv.env})
+                async with Client(params) as client:
+                    diag = await investigate(client_caller(client), on_step=on_step)
+            else:
+                await on_step("files", "Read incident/ files and write the bundle")
+                diag = investigate_files(sess.cwd)
+        except Exception as exc:  # noqa: BLE001 - reported to the client, then re-raised
+            if state["call"]:
+                await self._update(session_id, update_tool_call(
+                    state["call"], status="failed", raw_output={"error": repr(exc)}))
+            raise
+        await self._finish(session_id, state)
+        return diag
+
+    async def _finish(self, session_id: str, state: dict[str, Any]) -> None:
+        if state["call"]:
+            await self._update(session_id, update_tool_call(state["call"], status="completed"))
+            state["call"] = None
+
+    async def _write_notes(self, session_id: str, sess: _Session, steps: list[str]) -> None:
+        """Investigation notes, through the client's ``fs/write_text_file`` when offered."""
+        text = "# Investigation notes\n\n" + "".join(f"- {s}\n" for s in steps)
+        path = sess.cwd / "investigation_notes.md"
         if self._can_write:
-            await self._conn.write_text_file(
-                session_id=session_id, path=str(inv.root / "analysis_patch.json"), content=text)
+            await self._conn.write_text_file(session_id=session_id, path=str(path),
+                                             content=text)
         else:
-            (inv.root / "analysis_patch.json").write_text(text)
+            path.write_text(text)
 
     async def _update(self, session_id: str, update: Any) -> None:
         await self._conn.session_update(session_id=session_id, update=update)

@@ -1,41 +1,37 @@
-"""A deterministic example RCA agent for the ``command`` adapter (no LLM).
-
-``--agent 'command:python -m rcaeval.runner.example_command_agent'``. It reads the prompt on
-stdin (or from the file named as its first argument, for prompt-file mode), runs the same
-investigation as the ACP example agent in its working directory, prints its Markdown
-diagnosis on stdout and reports its (estimated) usage in ``.rcaeval/usage.json``. Follow-up
-turns (``RCAEVAL_TURN`` > 1) print a short answer naming the key evidence ids.
-"""
-
-from __future__ import annotations
-
+"""Example command agent on the bundle SDK (no LLM): reads incident/, writes the bundle with
+BundleWriter, prints its answer. ``command:{python} -m rcaeval.runner.example_command_agent``"""
+import json
 import os
 import sys
 from pathlib import Path
 
-import orjson
-
-from rcaeval.runner._example_diagnosis import diagnose, load_incident, render_followup
-from rcaeval.runner._example_investigation import Investigation
+from rcaeval.bundle import BundleWriter
+from rcaeval.runner._example_diagnosis import GUARDRAILS, diagnose, load_incident, render_answer
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    prompt = Path(args[0]).read_text(encoding="utf-8") if args else sys.stdin.read()
-    turn = int(os.environ.get("RCAEVAL_TURN", "1"))
-    root = Path.cwd()
-    if turn == 1:
-        answer = Investigation(root, dict(os.environ)).run()
-    else:
-        answer = render_followup(diagnose(load_incident(root)), turn, prompt)
-    sys.stdout.write(answer)
-    usage = {"input_tokens": max(1, len(prompt) // 4), "output_tokens": max(1, len(answer) // 4),
-             "cost_usd": 0.0}
-    runner_dir = root / ".rcaeval"
-    if runner_dir.is_dir():
-        (runner_dir / "usage.json").write_bytes(orjson.dumps(usage))
-    return 0
+def investigate(root: Path):
+    case = json.loads((root / "case.json").read_text())
+    w = BundleWriter(root, cluster_id=case["environment"]["cluster_id"],
+                     time_window=(case["time_window"]["start"], case["time_window"]["end"]))
+    w.milestone("diagnosis_run.initialized")
+    inc = load_incident(root)
+    w.set_architecture(inc.topology), w.milestone("guardrails.loaded", detail=str(GUARDRAILS))
+    if inc.ticket:
+        w.set_ticket(inc.ticket)
+    w.milestone("events_query.attempted"), w.add_events(inc.events), w.add_log_entries(inc.logs)
+    w.add_series(inc.series), w.add_queries(inc.queries), w.set_component_health(inc.components)
+    for channel in inc.unavailable:
+        w.channel_error(channel, "tool unavailable (incident/tool_status.json)")
+    d = diagnose(inc)
+    w.write_summary(), w.add_finding(d.root_cause, d.key_refs), w.set_analysis(d.root_cause)
+    w.complete_collection(), w.final_answer(render_answer(d))
+    return d
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    root = Path.cwd()
+    if os.environ.get("RCAEVAL_TURN", "1") == "1":
+        sys.stdout.write(render_answer(investigate(root)))
+    else:  # a follow-up turn: name the key evidence
+        refs = json.loads((root / "analysis_patch.json").read_text())["items"][0]["refs"]
+        sys.stdout.write("The key evidence: " + ", ".join(r["id"] for r in refs) + ".\n")

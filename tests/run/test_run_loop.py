@@ -81,7 +81,9 @@ def test_misbehaving_agents_get_a_clear_status_and_the_run_continues(
              "kill-query-chain-001:symlink")
     cases = ["tikv-panic-restart-001", "disk-full-tikv-001", "kill-query-chain-001",
              "cpu-hotspot-region-001"]
-    r = rcaeval("run", "--suite", "smoke", "--agent", multi_agent, "--db", str(paths["db"]),
+    # --sandbox none: the test agent reads recordings and writes pid files outside its workspace
+    r = rcaeval("run", "--suite", "smoke", "--agent", multi_agent, "--sandbox", "none",
+                "--db", str(paths["db"]),
                 "--audit-root", str(paths["audits"]), "--run-id", "bad-agents",
                 "--jobs", "4", "--timeout", "3", "--retries", "0", "--expose-case-ids",
                 "--agent-env", f"AGENT_MODES={modes}",

@@ -53,7 +53,9 @@ def _judgments(db_query, db: Path, run_id: str) -> dict[str, tuple]:
 def test_sigkill_midway_then_resume_matches_an_uninterrupted_run(
         rcaeval, paths, db_query, multi_agent, tmp_path):
     case_args = [a for c in CASES for a in ("--case", c)]
-    common = ["--suite", "smoke", "--agent", multi_agent, "--db", str(paths["db"]),
+    # --sandbox none: the test agent reads recordings outside its workspace
+    common = ["--suite", "smoke", "--agent", multi_agent, "--sandbox", "none",
+              "--db", str(paths["db"]),
               "--audit-root", str(paths["audits"]), "--workspace-root", str(paths["ws"]),
               "--agent-env", f"REC_DIR={RECORDED / 'rec-thorough'}",
               "--expose-case-ids"]  # the test agent replays recordings by case id
@@ -122,6 +124,7 @@ def test_sigterm_marks_the_run_interrupted_and_kills_the_agents(
     pid_dir = tmp_path / "pids"
     pid_dir.mkdir()
     args = [PY, "-m", "rcaeval", "run", "--suite", "smoke", "--agent", multi_agent,
+            "--sandbox", "none",
             "--db", str(paths["db"]), "--audit-root", str(paths["audits"]), "--run-id", "t1",
             "--jobs", "2", "--case", CASES[0], "--case", CASES[1], "--case", CASES[2],
             "--agent-env", "AGENT_DEFAULT=hang", "--agent-env", f"PID_DIR={pid_dir}",

@@ -41,12 +41,20 @@ def test_example_agent_end_to_end(make_case, dirs, panic_incident):
     assert report["metadata"]["cluster_id"] == "prod-tidb-017"
     assert report["metadata"]["time_window"]["start"] == "2026-10-03T14:00:00Z"
     for name in ("metrics.json", "queries.json", "logs.json", "events.json",
-                 "collection_errors.json", "component_health.json", "ticket_context.json"):
+                 "component_health.json", "ticket_context.json"):
         assert (ev / name).is_file(), name
-    events = {e["event"] for e in _telemetry(audit)}
+    tele = _telemetry(audit)
+    events = {e["event"] for e in tele}
     assert {"architecture_context.loaded", "guardrails.loaded", "diagnosis_run.initialized",
             "evidence_collection.completed", "summary.read", "log_query.completed",
             "tool.call"} <= events
+    # the bundle was recorded by the incident tools the runner handed over in session/new
+    log = _rpc_log(audit)
+    new = next(m for m in log if m["msg"].get("method") == "session/new")
+    server = new["msg"]["params"]["mcpServers"][0]
+    assert server["name"] == "rcaeval" and server["args"][:3] == ["-m", "rcaeval.tools", "serve"]
+    mcp_tools = {e["tool"] for e in tele if e["event"] == "tool.call" and "source" not in e}
+    assert {"get_ticket", "search_logs", "query_metrics", "submit_report"} <= mcp_tools
     # the answer, streamed as chunks
     out = (audit / "output.txt").read_text()
     assert out == res.final_text
@@ -60,13 +68,12 @@ def test_example_agent_end_to_end(make_case, dirs, panic_incident):
     ids |= {e["id"] for e in orjson.loads((ev / "events.json").read_bytes())["events"]}
     refs = [r["id"] for item in patch["items"] for r in item["refs"]]
     assert refs and set(refs) <= ids
-    # the patch was written through the client's fs/write_text_file, inside the workspace
-    log = _rpc_log(audit)
+    # notes were written through the client's fs/write_text_file, inside the workspace
     assert any(m["msg"].get("method") == "fs/write_text_file" for m in log)
     # follow-up: a further turn of the same session
     tr = orjson.loads((audit / "transcript.json").read_bytes())
     assert [t["turn"] for t in tr] == [1, 1, 2, 2]
-    assert "L-000003" in tr[3]["text"] and tr[3]["stop_reason"] == "end_turn"
+    assert "L-tikv-2-00002" in tr[3]["text"] and tr[3]["stop_reason"] == "end_turn"
     prompts = [m for m in log if m["msg"].get("method") == "session/prompt"]
     assert len(prompts) == 2
     assert len({p["msg"]["params"]["sessionId"] for p in prompts}) == 1
