@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,9 @@ log = logging.getLogger("rcaeval.example_agent")
 class _Cancelled(Exception):
     pass
 CONTEXT_SIZE = 200_000
+SKIP_ENV = "RCAEVAL_EXAMPLE_SKIP"
+"""Comma-separated channels (logs, metrics, queries, events) the example leaves out: how the
+tests model a shallow agent."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -160,8 +164,9 @@ class ExampleAgent:
                 params = StdioServerParameters(
                     command=srv.command, args=list(srv.args), cwd=str(sess.cwd),
                     env={e.name: e.value for e in srv.env})
+                skip = [c for c in os.environ.get(SKIP_ENV, "").split(",") if c]
                 async with Client(params) as client:
-                    diag = await investigate(client_caller(client), on_step=on_step)
+                    diag = await investigate(client_caller(client), skip=skip, on_step=on_step)
             else:
                 await on_step("files", "Read incident/ files and write the bundle")
                 diag = investigate_files(sess.cwd)

@@ -42,7 +42,10 @@ def hostile_spec() -> str:
 def hostile_args(mode: str, cases: list[str] | None = None, **env: str) -> list[str]:
     """``--agent`` and ``--agent-env`` options running the hostile agent in ``mode`` on
     ``cases`` (the others replay the thorough recording)."""
-    out = ["--agent", hostile_spec(), "--expose-case-ids", "--agent-env", f"REC_DIR={THOROUGH}",
+    # --sandbox none: the hostile agent replays recordings from outside its workspace and
+    # these tests are about host-side process handling (the sandbox has its own tests)
+    out = ["--agent", hostile_spec(), "--sandbox", "none", "--expose-case-ids",
+           "--agent-env", f"REC_DIR={THOROUGH}",
            "--agent-env", f"HOSTILE_MODE={mode}"]
     if cases:
         out += ["--agent-env", f"HOSTILE_CASES={','.join(cases)}"]
