@@ -62,8 +62,8 @@ def test_flaky_agent_repeats_stats_gate_baseline_and_resume(paths, make_registry
     counts.mkdir()
     common = ["--suite", "mini", "--registry", str(reg), "--db", str(paths["db"]),
               "--audit-root", str(paths["audits"]), "--no-progress", "--retries", "0",
-              "--expose-case-ids", "--agent", multi_agent,
-              "--agent-env", f"REC_DIR={RECORDED / 'rec-thorough'}"]
+              "--expose-case-ids", "--agent", multi_agent, "--sandbox", "none",
+              "--agent-env", f"REC_DIR={RECORDED / 'rec-thorough'}"]  # reads host recordings
 
     def run(*args: str) -> tuple[int, str, str]:
         code = main(["run", *common, *args])
