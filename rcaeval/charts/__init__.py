@@ -27,7 +27,13 @@ from rcaeval.charts._altair import (
     show_chart,
     verdict_chart,
 )
-from rcaeval.charts._data import bucket_pass_rates, case_scores, verdict_counts, verdict_long
+from rcaeval.charts._data import (
+    bucket_pass_rates,
+    case_scores,
+    paired_cases,
+    verdict_counts,
+    verdict_long,
+)
 from rcaeval.charts._tables import show_table, table_html
 
 __all__ = [
@@ -38,6 +44,7 @@ __all__ = [
     "case_scores",
     "chart_svg",
     "count_axis",
+    "paired_cases",
     "score_chart",
     "show_chart",
     "show_table",

@@ -62,3 +62,12 @@ def bucket_pass_rates(con: Any, run_ids: str | Iterable[str],
 def case_scores(con: Any, run_ids: str | Iterable[str]) -> pl.DataFrame:
     """One row per (run, case): ``agent_name``, ``case_type``, ``verdict`` and ``score``."""
     return _frame(con, "scores", run_ids)
+
+
+def paired_cases(con: Any, run_a: str, run_b: str) -> pl.DataFrame:
+    """The cases judged in both runs, paired (queries/charts/paired.sql): ``verdict_a/_b``,
+    ``score_a/_b``, ``score_delta`` (b - a), ``pass_a/_b``. Feed ``pass_a``/``pass_b`` to
+    :func:`rcaeval.stats.mcnemar_paired`."""
+    db = getattr(con, "con", con)
+    return db.sql(read_query("charts/paired.sql"),
+                  params={"run_a": run_a, "run_b": run_b}).pl()

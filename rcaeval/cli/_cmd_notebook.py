@@ -67,4 +67,36 @@ def register(app: typer.Typer) -> None:
             reasons = "; ".join(result.gate_reasons) or f"{result.regressed} regressed case(s)"
             raise GateFailed(f"run {run_id} regressed against baseline {base}: {reasons}")
 
+    @notebook.command("explore")
+    def explore(
+        run_a: Annotated[str, typer.Option("--run-a", help="Reference run of the paired "
+                                           "comparison.")],
+        run_b: Annotated[str, typer.Option("--run-b", help="Candidate run of the paired "
+                                           "comparison.")],
+        db_path: DbOpt = None,
+        runs: Annotated[
+            list[str] | None,
+            typer.Option("--run", help="Run to include in the slices (repeatable; default: "
+                         "every judged run).", show_default=False),
+        ] = None,
+        out: Annotated[
+            Path | None,
+            typer.Option("--out", help="HTML file to write; the executed .ipynb goes next to "
+                         "it (default: ./explore.html).", show_default=False),
+        ] = None,
+        show_code: Annotated[
+            bool,
+            typer.Option("--show-code/--no-input", help="Keep the code cells in the HTML "
+                         "(default: outputs only)."),
+        ] = False,
+    ) -> None:
+        """Execute notebooks/explore.ipynb: slices by case type, suite, agent and bucket, and
+        RUN_A vs RUN_B paired (score differences, McNemar)."""
+        from rcaeval.report import render_explore_notebook
+
+        html, ipynb = render_explore_notebook(db=db_path, run_a=run_a, run_b=run_b,
+                                              runs=runs or None, out=out, show_code=show_code)
+        typer.echo(str(html))
+        typer.echo(str(ipynb))
+
     app.add_typer(notebook, name="notebook")

@@ -107,10 +107,12 @@ __all__ = [
 from rcaeval.report._notebook import (  # noqa: E402 - the regression report notebook
     KERNEL_NAME,
     NotebookRender,
+    render_explore_notebook,
     render_regression_notebook,
 )
 
-__all__ += ["KERNEL_NAME", "NotebookRender", "render_regression_notebook"]
+__all__ += ["KERNEL_NAME", "NotebookRender", "render_explore_notebook",
+            "render_regression_notebook"]
 
 # Machine-readable results (--results-json, --junit-xml) and file problems (docs/results.md).
 from rcaeval.report._junit import junit_xml, write_junit_xml  # noqa: E402

@@ -255,3 +255,33 @@ def render_regression_notebook(
         gate_reasons=tuple(result.get("gate_reasons") or ()),
         baseline_run=result.get("baseline_run"), kernel_python=result.get("kernel_python"),
     )
+
+
+EXPLORE_NOTEBOOK_NAME = "explore.ipynb"
+
+
+def render_explore_notebook(
+    *,
+    db: str | Path | None = None,
+    run_a: str,
+    run_b: str,
+    runs: list[str] | None = None,
+    out: str | Path | None = None,
+    show_code: bool = False,
+    timeout_s: int = 600,
+) -> tuple[Path, Path]:
+    """Execute ``notebooks/explore.ipynb`` (slices of ``runs``, default every judged run;
+    ``run_a`` vs ``run_b`` paired) and write its HTML (default ``explore.html``) and executed
+    ``.ipynb``; returns both paths. :class:`NotFoundError` for a missing store or run."""
+    from rcaeval._paths import notebooks_dir
+
+    db_path = resolve_store(db, run_a)
+    resolve_store(db_path, run_b)
+    for r in runs or ():
+        resolve_store(db_path, r)
+    params: dict[str, Any] = {"db": str(db_path), "runs": list(runs) if runs else None,
+                              "run_a": run_a, "run_b": run_b}
+    html = Path(out) if out is not None else Path("explore.html")
+    _, html, ipynb = execute_to_html(notebooks_dir() / EXPLORE_NOTEBOOK_NAME, html, params,
+                                     show_code=show_code, timeout_s=timeout_s)
+    return html, ipynb

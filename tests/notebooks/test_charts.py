@@ -79,3 +79,17 @@ def test_table_html_is_readable() -> None:
     assert "shape" not in html
     long = rc.table_html(pl.DataFrame({"x": list(range(10))}), max_rows=3)
     assert "7 more rows" in long
+
+
+def test_paired_cases_feed_mcnemar(store_with_baseline: tuple[Path, Path]) -> None:
+    from rcaeval.stats import mcnemar_paired
+
+    db, _ = store_with_baseline
+    with st.connect(db, read_only=True) as s:
+        paired = rc.paired_cases(s, "rec-thorough", "rec-shallow")
+        a = s.judgments(run_id="rec-thorough")
+    assert paired.height == a.height
+    assert (paired["score_delta"] == paired["score_b"] - paired["score_a"]).all()
+    test = mcnemar_paired(paired["pass_a"].to_list(), paired["pass_b"].to_list())
+    assert test.b + test.c + test.both + test.neither == paired.height
+    assert test.b > test.c and test.p_value < 0.05

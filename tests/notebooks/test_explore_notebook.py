@@ -1,0 +1,51 @@
+"""notebooks/explore.ipynb executed through papermill by `rcaeval notebook explore` on a store
+judged from data/recorded: slices by agent and bucket, the SQL beside polars, and a paired
+comparison of two runs with McNemar's test."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+pytest.importorskip("vl_convert")
+pytest.importorskip("papermill")
+
+
+def test_explore_has_parameters_cell() -> None:
+    nb = nbformat.read(REPO / "notebooks" / "explore.ipynb", as_version=4)
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1
+    for name in ("db", "runs", "run_a", "run_b"):
+        assert re.search(rf"^{name} = ", tagged[0].source, re.M)
+
+
+@pytest.mark.slow
+def test_explore_renders_slices_and_paired_comparison(store_with_baseline: tuple[Path, Path],
+                                                      tmp_path: Path) -> None:
+    db, _ = store_with_baseline
+    out = tmp_path / "explore.html"
+    proc = subprocess.run([sys.executable, "-m", "rcaeval", "notebook", "explore", "--db",
+                           str(db), "--run-a", "rec-thorough", "--run-b", "rec-shallow",
+                           "--out", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr == ""
+    text = out.read_text("utf-8")
+    assert text.count("<svg") >= 3
+    assert "Verdicts by agent" in text and "Bucket pass rates by agent" in text
+    assert "list_contains" in text  # the SQL side of a slice is shown
+    m = re.search(r"McNemar \(exact\): pass only in a = (\d+), pass only in b = (\d+)", text)
+    assert m and int(m.group(1)) > int(m.group(2))  # thorough passes where shallow fails
+    assert not re.search(r"<script[^>]*\bsrc=[\"']https?://", text, re.I)
+    bad = subprocess.run([sys.executable, "-m", "rcaeval", "notebook", "explore", "--db",
+                          str(db), "--run-a", "rec-thorough", "--run-b", "nope",
+                          "--out", str(tmp_path / "x.html")],
+                         capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert bad.returncode == 6
