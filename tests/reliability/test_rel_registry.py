@@ -43,7 +43,9 @@ def test_run_marks_only_the_malformed_case_errored(tmp_path):
     r = rcaeval("run", "--suite", "mini", "--registry", str(reg), "--agent", "replay:thorough",
                 "--db", str(db), "--audit-root", str(tmp_path / "a"), "--no-progress",
                 "--run-id", "r1", cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
+    # the run completes, but an errored case means it measured less than asked: exit 7
+    assert r.returncode == 7, r.stderr
+    assert f"1 case(s) errored (infrastructure): {CASES[1]}" in r.stderr
     rows = dict(query(db, "SELECT case_id, status || ' ' || coalesce(error, '') "
                           "FROM eval_case_runs"))
     assert rows[CASES[1]].startswith("errored malformed case:")
