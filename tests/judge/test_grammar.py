@@ -5,6 +5,7 @@ registry- and detector-level extensions change what fires, through `judge_audit`
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -33,7 +34,7 @@ ANSWERS = {
     "finding": "Befund: tikv-2 panicked on a corrupted raft log entry.\n",
     # default hedge and role cues
     "hedged": "## Root cause\nIt might be tikv-2 panicking, we could not confirm it.\n",
-    "symptom": "The tikv-2 crash loop was merely a symptom of the disk failure.\n",
+    "symptom": "## Root cause\nThe tikv-2 crash loop was merely a symptom of the disk failure.\n",
 }
 
 
@@ -116,6 +117,11 @@ def test_bad_grammar_entry_is_a_problem_naming_file_and_field(tmp_path):
                for p in validate_registry(reg2))
 
 
+def _flat(out: str) -> str:
+    """The explain tree as one line: rich wraps long lines and draws the tree's guides."""
+    return " ".join(re.sub(r"[│├└─]", " ", out).split())
+
+
 @pytest.mark.slow
 def test_explain_names_the_deciding_rule(tmp_path, capsys):
     from rcaeval.cli import main
@@ -127,11 +133,11 @@ def test_explain_names_the_deciding_rule(tmp_path, capsys):
                  "--out", str(tmp_path / "out"), "--workers", "1"]) == 0
     capsys.readouterr()
     assert main(["explain", "g-hedged", CASE, "--db", str(db)]) == 0
-    out = " ".join(capsys.readouterr().out.split())
+    out = _flat(capsys.readouterr().out)
     assert "asserts_storage_node_panic: did not fire" in out
     assert 'conclusion heading "Root cause"' in out and 'hedged by "might"' in out
     assert main(["explain", "g-symptom", CASE, "--db", str(db)]) == 0
-    out = " ".join(capsys.readouterr().out.split())
+    out = _flat(capsys.readouterr().out)
     assert 'named as symptom / contributing factor / consequence by "was merely a symptom"' \
         in out
 
