@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-slow lint venv clean sandbox-deps
+.PHONY: demo test test-slow lint venv clean sandbox-deps browser-deps
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,6 +22,15 @@ sandbox-deps:
 	    (apt-get install -y -q bubblewrap || (apt-get update -q && apt-get install -y -q bubblewrap)) >/dev/null 2>&1 \
 	      || echo "note: could not install bubblewrap; agents run unsandboxed"; \
 	  else echo "note: bubblewrap is not installed; agents run unsandboxed (apt-get install bubblewrap)"; fi; }
+
+# The browser test (tests/notebooks/test_browser.py, slow) opens the rendered reports in
+# Debian's headless chromium; it is skipped, with a reason, where chromium is absent.
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get install -y -q chromium || (apt-get update -q && apt-get install -y -q chromium)) >/dev/null 2>&1 \
+	      || echo "note: could not install chromium; the browser test is skipped"; \
+	  else echo "note: chromium is not installed; the browser test is skipped (apt-get install chromium)"; fi; }
 
 demo: $(STAMP) sandbox-deps
 	$(BIN)/rcaeval validate

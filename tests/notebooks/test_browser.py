@@ -1,0 +1,58 @@
+"""Every rendered report opened in headless Chromium (Debian's `chromium`, installed by
+.ci/run) through the DevTools protocol: the charts draw (SVG with a non-zero size), every
+drill-down link resolves to an element id, no console error, and nothing is requested from
+the network. Screenshots of the first screen of each report go to a temporary dir, or to
+docs/img/ (the README's pictures) with RCAEVAL_UPDATE_SCREENSHOTS=1."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cdp_kit import chromium_path, inspect_page
+from rcaeval.report import render_explore_notebook, render_regression_notebook, render_run_page
+
+REPO = Path(__file__).resolve().parents[2]
+
+pytest.importorskip("vl_convert")
+pytest.importorskip("papermill")
+pytest.importorskip("websockets", reason="the browser test drives Chromium with websockets")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(chromium_path() is None,
+                       reason="chromium is not installed (CI installs it: apt-get install -y "
+                              "chromium in .ci/run)"),
+]
+
+
+@pytest.mark.timeout(900)
+def test_reports_draw_in_chromium(store_with_baseline: tuple[Path, Path],
+                                  tmp_path: Path) -> None:
+    db, registry = store_with_baseline
+    pages = {
+        "run_page": render_run_page("rec-shallow", db=db, out=tmp_path / "run.html").html,
+        "regression_report": render_regression_notebook(
+            "rec-shallow", db=db, registry=registry, out=tmp_path / "regression.html").html,
+        "explore": render_explore_notebook(db=db, run_a="rec-thorough", run_b="rec-shallow",
+                                           out=tmp_path / "explore.html")[0],
+    }
+    shots = REPO / "docs" / "img" if os.environ.get("RCAEVAL_UPDATE_SCREENSHOTS") \
+        else tmp_path / "img"
+    shots.mkdir(parents=True, exist_ok=True)
+    for name, html in pages.items():
+        profile = tmp_path / f"profile-{name}"
+        profile.mkdir()
+        report = inspect_page(html, profile)
+        assert report.svgs >= 3 and report.drawn == report.svgs, (name, report)
+        assert report.console_errors == [], (name, report.console_errors)
+        remote = [u for u in report.requests if not u.startswith(("file:", "data:"))]
+        assert remote == [], (name, remote)
+        assert report.unresolved == [], (name, report.unresolved)
+        if name == "run_page":
+            assert report.links == 13
+        assert report.screenshot.startswith(b"\x89PNG")
+        (shots / f"{name}.png").write_bytes(report.screenshot)
+        shutil.rmtree(profile, ignore_errors=True)
