@@ -172,9 +172,10 @@ def register(app: typer.Typer) -> None:
         from rcaeval.judge import explain_tree, load_detector_hits, load_judgment
         from rcaeval.report import describe_file_problem, parse_errors_of
         from rcaeval.semantic import load_shadow, side_by_side
-        from rcaeval.store import connect
+        from rcaeval.store import connect, resolve_db_path
 
-        store = connect(db)
+        path = resolve_db_path(db)  # read-only on a file: never locks a run out
+        store = connect(db, read_only=path is not None and path.exists())
         try:
             packet = load_judgment(store, run_id, case_id)
             shadow = load_shadow(store, run_id, case_id)

@@ -13,6 +13,7 @@ import dataclasses
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -275,6 +276,7 @@ def _drain(store: Any, run_id: str, cases: Mapping[str, Any], events: queue.Queu
                 for cid, outcome in persist_cases(store, run_id, cases, finished, semantic):
                     bar.record(outcome, cid)
                 remaining -= len(finished)
+        store.release()  # the write lock is held only while committing (docs/store.md)
 
 
 def run_suite(
@@ -376,6 +378,7 @@ def run_suite(
             "agent_spec": agent_spec, "agent_hash": agent_hash(config), "audit_dir": run_dir,
             "resumed": resume, "reused": reused}
 
+    _share_store(store)
     own_ws = workspace_root is None
     ws_root = workspace_root_for(workspace_root, run_id, resume)
     stop, events = threading.Event(), queue.Queue[Any]()
@@ -425,6 +428,7 @@ def run_suite(
                         for _cid, outcome in persist_cases(store, run_id, cases, early,
                                                            semantic):
                             bar.record(outcome)
+                store.release()
                 _drain(store, run_id, cases, events, len(futures), bar, guard, semantic)
                 store.con.execute(q("finish_run"), {"run_id": run_id, "status": "completed"})
         except KeyboardInterrupt:
@@ -455,6 +459,24 @@ def run_suite(
     if reports:
         summary.reports = _write_reports(store, run_id, run_dir, root)
     return summary
+
+
+RUNNER_LOCK_TIMEOUT_S = 3600.0
+"""How long the runner waits for a reader that keeps the store locked before it fails."""
+
+
+def _share_store(store: Any) -> None:
+    """Let other processes read the store during the run: the runner releases its connection
+    after every commit and, when a reader holds the file, waits for it (saying so once)."""
+    if getattr(store, "release", None) is None:
+        return
+    if store.lock_timeout is None:
+        store.lock_timeout = RUNNER_LOCK_TIMEOUT_S
+    if store.on_wait is None:
+        def say(message: str) -> None:
+            print(f"rcaeval run: waiting for the store lock ({message.split(': ', 1)[-1]})",
+                  file=sys.stderr, flush=True)
+        store.on_wait = say
 
 
 def _fail_run(store: Any, run_id: str, suite: Any, base: dict[str, Any], run_dir: Path,

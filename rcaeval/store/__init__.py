@@ -3,7 +3,7 @@
 Analyst usage (JupyterLab)::
 
     import rcaeval.store as st
-    s = st.connect()                 # $RCAEVAL_DB or data/rcaeval.duckdb, migrated
+    s = st.connect(read_only=True)   # $RCAEVAL_DB or data/rcaeval.duckdb; releases after use
     s.judgments(run_id="rec-thorough")
     s.sql("SELECT verdict, count(*) FROM eval_judgment GROUP BY ALL")
 
@@ -13,6 +13,7 @@ See docs/store.md.
 from __future__ import annotations
 
 from rcaeval.store._connect import (
+    LOCK_TIMEOUT_ENV,
     MEMORY,
     MEMORY_LIMIT_ENV,
     THREADS_ENV,
@@ -34,6 +35,7 @@ from rcaeval.store._store import BUCKET_ORDER, Store
 
 __all__ = [
     "BUCKET_ORDER",
+    "LOCK_TIMEOUT_ENV",
     "IMPORT_MODES",
     "MEMORY",
     "MEMORY_LIMIT_ENV",

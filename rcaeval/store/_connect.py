@@ -3,7 +3,14 @@ older stores."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import math
 import os
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -26,6 +33,133 @@ MEMORY_LIMIT_ENV = "RCAEVAL_DB_MEMORY_LIMIT"
 THREADS_ENV = "RCAEVAL_DB_THREADS"
 """Environment variable: DuckDB ``threads`` for every store opened without explicit
 ``threads``."""
+
+
+LOCK_TIMEOUT_ENV = "RCAEVAL_DB_LOCK_TIMEOUT"
+"""Environment variable: seconds to wait for a store another process has locked (default
+:data:`DEFAULT_LOCK_TIMEOUT_S`)."""
+DEFAULT_LOCK_TIMEOUT_S = 60.0
+READERS_DIR_SUFFIX = ".readers"
+"""``<store>.readers/``: one file per reader waiting for the lock; a writer about to take the
+lock lets them in first (see docs/store.md "Concurrency")."""
+WRITER_YIELD_S = 5.0
+
+
+def resolve_lock_timeout(lock_timeout: float | None = None) -> float:
+    """``lock_timeout``, else ``$RCAEVAL_DB_LOCK_TIMEOUT``, else 60 s (0: do not wait)."""
+    if lock_timeout is not None:
+        value: float | str = lock_timeout
+    else:
+        value = (os.environ.get(LOCK_TIMEOUT_ENV) or "").strip() or DEFAULT_LOCK_TIMEOUT_S
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise InputError(f"${LOCK_TIMEOUT_ENV} must be a number of seconds, got {value!r}",
+                         field="lock_timeout") from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise InputError(f"lock timeout must be a non-negative number of seconds, got {value!r}",
+                         field="lock_timeout")
+    return seconds
+
+
+def _is_lock_conflict(exc: BaseException) -> bool:
+    text = str(exc)
+    return "Conflicting lock" in text or "Could not set lock" in text
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _waiting_readers(path: Path) -> list[Path]:
+    folder = path.with_name(path.name + READERS_DIR_SUFFIX)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    live = []
+    for name in names:
+        marker = folder / name
+        try:
+            pid = int(name.split(".", 1)[0])
+        except ValueError:
+            continue
+        if _pid_alive(pid):
+            live.append(marker)
+        else:
+            with contextlib.suppress(OSError):
+                marker.unlink()
+    return live
+
+
+def yield_to_readers(path: Path, max_wait_s: float = WRITER_YIELD_S) -> None:
+    """A writer about to lock ``path`` first waits (bounded) for the readers queued on it."""
+    deadline = time.monotonic() + max_wait_s
+    while _waiting_readers(path) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+@contextlib.contextmanager
+def _queued_reader(path: Path) -> Iterator[None]:
+    folder = path.with_name(path.name + READERS_DIR_SUFFIX)
+    marker = folder / f"{os.getpid()}.{threading.get_ident()}.{secrets.token_hex(3)}"
+    try:
+        folder.mkdir(exist_ok=True)
+        marker.touch()
+    except OSError:
+        marker = None  # a read-only directory: wait without announcing ourselves
+    try:
+        yield
+    finally:
+        if marker is not None:
+            with contextlib.suppress(OSError):
+                marker.unlink()
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only when no other reader is queued
+
+
+def _connect_waiting(path: Path, *, read_only: bool, lock_timeout: float,
+                     on_wait: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect`` that waits while another process holds the file's lock: retries
+    with backoff up to ``lock_timeout`` seconds, then a clear :class:`InputError`."""
+    if not read_only:
+        yield_to_readers(path)
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.Error as exc:
+        if not _is_lock_conflict(exc) or lock_timeout <= 0:
+            raise
+        first = exc
+    if on_wait is not None:
+        on_wait(str(first))
+    deadline = time.monotonic() + lock_timeout
+    pause = 0.005
+    with contextlib.ExitStack() as stack:
+        if read_only:
+            stack.enter_context(_queued_reader(path))
+        while True:
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+            try:
+                return duckdb.connect(str(path), read_only=read_only)
+            except duckdb.Error as exc:
+                if not _is_lock_conflict(exc):
+                    raise
+                first = exc
+            if time.monotonic() >= deadline:
+                break
+    holder = str(first).split("Conflicting lock is held in", 1)[-1].split(". See")[0].strip()
+    raise InputError(
+        f"the store is locked by another process ({holder}) and stayed locked for "
+        f"{lock_timeout:g}s; a writer (rcaeval run/judge) holds it only while it commits, so "
+        f"this is a long write or a session holding a read-write connection. Retry, raise "
+        f"${LOCK_TIMEOUT_ENV}, or close that session", file=str(path)) from first
 
 
 def resolve_db_path(path: str | Path | None = None) -> Path | None:
@@ -92,9 +226,13 @@ def open_connection(
     read_only: bool,
     memory_limit: str | None = None,
     threads: int | None = None,
+    lock_timeout: float | None = None,
+    on_wait: Callable[[str], None] | None = None,
 ) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with ``TimeZone`` pinned to UTC and, when given, ``memory_limit``
-    and ``threads`` set (already resolved: see :func:`resolve_memory_limit`)."""
+    and ``threads`` set (already resolved: see :func:`resolve_memory_limit`). While another
+    process holds the file's lock it waits up to ``lock_timeout`` (resolved by
+    :func:`resolve_lock_timeout`); ``on_wait`` is told once when it starts waiting."""
     if path is None:
         if read_only:
             raise InputError("an in-memory store cannot be opened read-only", file=MEMORY)
@@ -105,8 +243,10 @@ def open_connection(
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            con = duckdb.connect(str(path), read_only=read_only)
-        except duckdb.Error as exc:  # locked by another process, not a DuckDB file, ...
+            con = _connect_waiting(path, read_only=read_only,
+                                   lock_timeout=resolve_lock_timeout(lock_timeout),
+                                   on_wait=on_wait)
+        except duckdb.Error as exc:  # not a DuckDB file, ...
             raise InputError(f"cannot open the store: {exc}", file=str(path)) from exc
     try:
         con.execute("SET TimeZone = 'UTC'")
@@ -126,8 +266,16 @@ def connect(
     allow_checksum_mismatch: bool = False,
     memory_limit: str | None = None,
     threads: int | None = None,
+    lock_timeout: float | None = None,
+    release_after_use: bool | None = None,
 ) -> Store:
     """Open (creating if needed) the rcaeval store and bring its schema up to date.
+
+    Concurrency (docs/store.md "Concurrency"): while another process holds the file's lock,
+    opening waits up to ``lock_timeout`` seconds (default ``$RCAEVAL_DB_LOCK_TIMEOUT``, else
+    60). ``release_after_use`` (default: ``read_only``) closes the DuckDB connection after
+    every frame method / :meth:`Store.sql` call and reopens it on the next, so an analysis
+    session never keeps other processes out; :meth:`Store.release` does it by hand.
 
     ``path``: a file (parent dirs are created), ``":memory:"``, or ``None`` for
     ``$RCAEVAL_DB`` / ``<data>/rcaeval.duckdb``. Every pending ``NNNN_name.sql`` of
@@ -151,7 +299,9 @@ def connect(
     known = discover_migrations(mig_dir)
     limit = resolve_memory_limit(memory_limit)
     n_threads = resolve_threads(threads)
-    con = open_connection(db_path, read_only=read_only, memory_limit=limit, threads=n_threads)
+    wait_s = resolve_lock_timeout(lock_timeout)
+    con = open_connection(db_path, read_only=read_only, memory_limit=limit, threads=n_threads,
+                          lock_timeout=wait_s)
     label = str(db_path) if db_path is not None else MEMORY
     applied_now = []
     try:
@@ -180,4 +330,8 @@ def connect(
         migrations_dir=mig_dir,
         applied_now=applied_now,
         allow_checksum_mismatch=allow_checksum_mismatch,
+        reopen=None if db_path is None else functools.partial(
+            open_connection, db_path, read_only=read_only, memory_limit=limit,
+            threads=n_threads, lock_timeout=wait_s),
+        release_after_use=read_only if release_after_use is None else release_after_use,
     )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import polars as pl
@@ -36,6 +37,23 @@ BUCKET_ORDER: tuple[str, ...] = (
 )
 
 Filter = str | Sequence[str] | None
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _released(method: F) -> F:
+    """Release the connection after the outermost call when the store releases after use."""
+
+    @functools.wraps(method)
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+        self._use_depth += 1
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._use_depth -= 1
+            if not self._use_depth:
+                self._after_use()
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Store:
@@ -54,8 +72,14 @@ class Store:
         migrations_dir: Path | None,
         applied_now: list[Migration],
         allow_checksum_mismatch: bool = False,
+        reopen: Callable[..., duckdb.DuckDBPyConnection] | None = None,
+        release_after_use: bool = False,
     ) -> None:
-        self.con = con
+        self._con: duckdb.DuckDBPyConnection | None = con
+        self._use_depth = 0
+        self._reopen = reopen
+        self.release_after_use = release_after_use
+        """Close the connection after every frame method / ``sql()`` call (analysis stores)."""
         self.path = path
         self.read_only = read_only
         self.migrations_dir = migrations_dir
@@ -71,10 +95,47 @@ class Store:
         """The store's path as text, or ``:memory:``."""
         return str(self.path) if self.path is not None else ":memory:"
 
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The DuckDB connection, (re)opened on demand after :meth:`release` (waiting while
+        another process holds the lock). It keeps the file locked until the next
+        :meth:`release` - prefer the frame methods and ``sql()`` in a long session."""
+        if self._con is None:
+            if self._closed or self._reopen is None:
+                raise duckdb.ConnectionException("the store is closed")
+            extra = {} if self.lock_timeout is None else {"lock_timeout": self.lock_timeout}
+            self._con = self._reopen(on_wait=self._on_wait, **extra)
+        return self._con
+
+    def _on_wait(self, message: str) -> None:
+        if self.on_wait is not None:
+            self.on_wait(message)
+
+    lock_timeout: float | None = None
+    """Overrides the lock wait of reopens (the runner waits longer than an analyst)."""
+
+    on_wait: Callable[[str], None] | None = None
+    """Called once when a reopen has to wait for another process's lock (the runner prints
+    a line)."""
+
+    def release(self) -> None:
+        """Close the DuckDB connection (unlocking the file for other processes) while keeping
+        the store usable: the next use reopens it. No-op for ``:memory:``, inside a
+        transaction, or when already released."""
+        if self._con is not None and self._reopen is not None and not self._tx_depth:
+            con, self._con = self._con, None
+            con.close()
+
+    def _after_use(self) -> None:
+        if self.release_after_use:
+            self.release()
+
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            self.con.close()
+            if self._con is not None:
+                self._con.close()
+                self._con = None
 
     @property
     def closed(self) -> bool:
@@ -123,6 +184,7 @@ class Store:
         """The highest applied migration version (0 for an empty store)."""
         return max((a.version for a in applied_migrations(self.con)), default=0)
 
+    @_released
     def migrations(self) -> pl.DataFrame:
         """The ``schema_migrations`` rows (version, name, checksum, applied_at)."""
         if MIGRATIONS_TABLE not in self.tables():
@@ -136,6 +198,7 @@ class Store:
             )
         return self.sql(f"SELECT * FROM {MIGRATIONS_TABLE} ORDER BY version")
 
+    @_released
     def pending_migrations(self) -> list[Migration]:
         """Known migration files not yet applied to this store."""
         return plan_migrations(
@@ -145,15 +208,18 @@ class Store:
             allow_checksum_mismatch=self._allow_checksum_mismatch,
         )
 
+    @_released
     def tables(self) -> list[str]:
         """Base tables (``schema_migrations`` included), sorted by name."""
         return base_tables(self.con)
 
+    @_released
     def columns(self, table: str) -> list[tuple[str, str]]:
         """``(column, DuckDB type)`` of ``table`` in declaration order."""
         self._require_table(table)
         return table_columns(self.con, table)
 
+    @_released
     def row_counts(self) -> dict[str, int]:
         """Row count of every base table."""
         out: dict[str, int] = {}
@@ -167,6 +233,7 @@ class Store:
             raise NotFoundError(f"{self.label}: no table named {table!r} in the store")
 
     # -- querying --------------------------------------------------------------------------
+    @_released
     def sql(self, query: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run ``query`` (``?`` or ``$name`` parameters) and return the result as polars."""
         rel = self.con.sql(query, params=params)
@@ -174,26 +241,31 @@ class Store:
             return pl.DataFrame()
         return rel.pl()
 
+    @_released
     def table(self, name: str, **filters: Filter) -> pl.DataFrame:
         """All rows of ``name`` (optionally ``column=value`` / ``column=[values]`` filtered),
         ordered by primary key then every column."""
         self._require_table(name)
         return self._select(name, filters, primary_key(self.con, name))
 
+    @_released
     def runs(self) -> pl.DataFrame:
         """``eval_runs``: one row per run, ordered by run_id."""
         return self._select("eval_runs", {}, ["run_id"])
 
+    @_released
     def case_runs(self, run_id: Filter = None) -> pl.DataFrame:
         """``eval_case_runs``: execution record per (run, case)."""
         return self._select("eval_case_runs", {"run_id": run_id}, ["run_id", "case_id"])
 
+    @_released
     def judgments(self, run_id: Filter = None, case_id: Filter = None) -> pl.DataFrame:
         """``eval_judgment``: verdict, score and judgment packet per (run, case)."""
         return self._select(
             "eval_judgment", {"run_id": run_id, "case_id": case_id}, ["run_id", "case_id"]
         )
 
+    @_released
     def buckets(self, run_id: Filter = None, case_id: Filter = None) -> pl.DataFrame:
         """``eval_bucket``: status and score per (run, case, bucket), buckets in report order."""
         return self._select(
@@ -202,6 +274,7 @@ class Store:
             ["run_id", "case_id", _BUCKET_RANK, "bucket"],
         )
 
+    @_released
     def checks(
         self, run_id: Filter = None, case_id: Filter = None, bucket: Filter = None
     ) -> pl.DataFrame:
@@ -301,6 +374,7 @@ class Store:
         return arrow.num_rows
 
     # -- parquet ---------------------------------------------------------------------------
+    @_released
     def export_parquet(
         self, directory: str | Path, tables: Sequence[str] | None = None
     ) -> list[Path]:
