@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Any
 
 
 class ExitCode(IntEnum):
@@ -52,6 +53,20 @@ class InputError(RcaevalError):
         if self.field:
             where += f" [{self.field}]"
         return f"{where}: {self.message}"
+
+
+def validation_error(exc: Any, *, file: str | None = None, line: int | None = None
+                     ) -> InputError:
+    """An :class:`InputError` listing EVERY error of a pydantic ``ValidationError``: the first
+    one's location is the ``field``; each error reads ``<dotted.loc>: <message>``."""
+    errs = exc.errors(include_url=False)
+    parts = []
+    for err in errs:
+        loc = ".".join(str(p) for p in err["loc"])
+        parts.append(f"{loc}: {err['msg']}" if loc else str(err["msg"]))
+    field = ".".join(str(p) for p in errs[0]["loc"]) or None if errs else None
+    prefix = f"{len(errs)} errors: " if len(errs) > 1 else ""
+    return InputError(prefix + "; ".join(parts), file=file, field=field, line=line)
 
 
 class NotFoundError(RcaevalError):

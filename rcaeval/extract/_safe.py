@@ -126,6 +126,10 @@ class CaseFS:
                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
         self.root = Path(os.path.abspath(case_dir))
         self.root_real = os.path.realpath(self.root)
+        try:
+            self._root_dev: int | None = os.stat(self.root_real).st_dev
+        except OSError:
+            self._root_dev = None
         self.max_file_bytes = max_file_bytes
         self.records: list[FileRecord] = []
         self._by_rel: dict[str, FileRecord] = {}
@@ -219,8 +223,17 @@ class CaseFS:
                 return rec, None
             fd = os.open(real, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK)
             with os.fdopen(fd, "rb") as fh:
-                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                fst = os.fstat(fh.fileno())
+                if not stat.S_ISREG(fst.st_mode):
                     self._refuse(rec, UNREADABLE, "not a regular file")
+                    return rec, None
+                if fst.st_nlink > 1:  # another name may lie outside: like a symlink out
+                    self._refuse(rec, OUTSIDE_BUNDLE, f"a hard link ({fst.st_nlink} names, "
+                                 "which may lie outside the case dir); not read")
+                    return rec, None
+                if self._root_dev is not None and fst.st_dev != self._root_dev:
+                    self._refuse(rec, OUTSIDE_BUNDLE, "on another device than the case dir "
+                                 "(a mount); not read")
                     return rec, None
                 data = fh.read(self.max_file_bytes + 1)
         except OSError as exc:

@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from rcaeval.errors import InputError
+from rcaeval.errors import InputError, validation_error
 from rcaeval.harness._config import HarnessConfig, resolve_config
 from rcaeval.harness._contract import RcaResponse, analysis_hash
 from rcaeval.harness._gates import EVIDENCE_GATES, evaluate_gates, failed
@@ -42,11 +42,7 @@ def parse_response(
     try:
         return RcaResponse.model_validate(response)
     except ValidationError as exc:
-        errs = exc.errors()
-        first = errs[0]
-        loc = ".".join(str(p) for p in first["loc"]) or None
-        more = f" (and {len(errs) - 1} more error(s))" if len(errs) > 1 else ""
-        raise InputError(f"{first['msg']}{more}", file=file, field=loc, line=line) from None
+        raise validation_error(exc, file=file, line=line) from None
 
 
 def check(

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from rcaeval.errors import InputError, NotFoundError
+from rcaeval.errors import InputError, NotFoundError, validation_error
 from rcaeval.harness import RcaResponse
 
 FIXTURE_FORMAT = "rcaeval.offline_fixture/1"
@@ -138,11 +138,7 @@ def parse_fixture(obj: Any, *, file: str = "<input>", line: int = 1) -> Fixture:
     try:
         return Fixture.model_validate(obj)
     except ValidationError as exc:
-        errs = exc.errors()
-        first = errs[0]
-        loc = ".".join(str(p) for p in first["loc"]) or None
-        more = f" (and {len(errs) - 1} more error(s))" if len(errs) > 1 else ""
-        raise InputError(f"{first['msg']}{more}", file=file, line=line, field=loc) from None
+        raise validation_error(exc, file=file, line=line) from None
 
 
 def read_fixtures(path: str | Path) -> FixtureSet:

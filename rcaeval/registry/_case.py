@@ -39,6 +39,16 @@ class TimeWindow(BaseModel):
     end: AwareDatetime
     tolerance_s: int = Field(default=600, ge=0)
 
+    @field_validator("start", "end", mode="before")
+    @classmethod
+    def _timestamp_not_number(cls, value: object) -> object:
+        # pydantic would read a number as seconds since the epoch: `start: 0` is 1970, which is
+        # never what a registry author meant. Require a timestamp with a timezone.
+        if isinstance(value, bool | int | float):
+            raise ValueError(f"must be an ISO-8601 timestamp with a timezone, e.g. "
+                             f"2026-10-03T14:00:00Z (got the number {value!r})")
+        return value
+
     @field_validator("start", "end")
     @classmethod
     def _to_utc(cls, value: datetime) -> datetime:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
+import os
 import threading
 from collections.abc import Awaitable, Mapping
 from typing import Any, TypeVar
@@ -28,7 +30,7 @@ from rcaeval.runner._command import agent_wrote_files, read_tail
 from rcaeval.runner._mcp import acp_mcp_servers
 from rcaeval.runner._proc import kill_group, spawn_async
 from rcaeval.runner._sandbox import sandbox_wrapper
-from rcaeval.runner._workspace import Workspace, agent_env
+from rcaeval.runner._workspace import RUNNER_DIR, Workspace, agent_env
 
 STDIO_LIMIT = 50 * 1024 * 1024
 T = TypeVar("T")
@@ -36,6 +38,44 @@ T = TypeVar("T")
 
 class _HandshakeError(Exception):
     pass
+
+
+_LOG = logging.getLogger("rcaeval.acp")
+
+
+class _LibraryErrors(logging.Filter):
+    """The ACP library logs a full traceback (on the root logger) for every line an agent
+    sends that is not JSON-RPC: a garbage-printing agent would flood the runner's stderr.
+    While a case's session runs, its thread's library records are counted instead, and the
+    case gets one line (and a note) at the end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.active: dict[int, list[str]] = {}
+        self.lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        seen = self.active.get(record.thread or 0)
+        if seen is None or f"{os.sep}acp{os.sep}" not in record.pathname:
+            return True
+        if len(seen) < 1000:
+            seen.append(record.getMessage())
+        return False
+
+    def watch(self) -> list[str]:
+        with self.lock:
+            if self not in logging.getLogger().filters:
+                logging.getLogger().addFilter(self)
+            seen: list[str] = []
+            self.active[threading.get_ident()] = seen
+            return seen
+
+    def unwatch(self) -> None:
+        with self.lock:
+            self.active.pop(threading.get_ident(), None)
+
+
+_GATE = _LibraryErrors()
 
 
 class AcpAgent:
@@ -90,6 +130,22 @@ class AcpAgent:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
         outcome = AgentOutcome(status="completed", usage=empty_usage(), agent_info=self.info())
+        seen = _GATE.watch()
+        try:
+            return await self._run_watched(ws, outcome, deadline, turn_timeout_s)
+        finally:
+            _GATE.unwatch()
+            if seen:
+                first = seen[0][:200]
+                note = (f"the ACP library rejected {len(seen)} message(s) from the agent "
+                        f"(first: {first}); raw traffic in {RUNNER_DIR}/acp.jsonl")
+                outcome.notes.append(note)
+                _LOG.warning("case %s: %s", ws.workspace_id, note)
+
+    async def _run_watched(
+        self, ws: Workspace, outcome: AgentOutcome, deadline: float,
+        turn_timeout_s: float | None,
+    ) -> AgentOutcome:
         client = WorkspaceClient(ws, outcome)
         raw = RawLog(ws.runner_dir / "acp.jsonl", client)
         stderr_path = ws.runner_dir / "agent.stderr"

@@ -32,7 +32,7 @@ from rcaeval.runner._mcp import MCP_CONFIG
 from rcaeval.runner._mcp import PLACEHOLDER as MCP_PLACEHOLDER
 from rcaeval.runner._proc import kill_group, spawn
 from rcaeval.runner._sandbox import sandbox_wrapper
-from rcaeval.runner._workspace import RUNNER_DIR, Workspace, agent_env
+from rcaeval.runner._workspace import RUNNER_DIR, Workspace, agent_env, runner_dir_problem
 
 PLACEHOLDER = "{prompt_file}"
 USAGE_FILE = "usage.json"
@@ -118,6 +118,11 @@ class CommandAgent:
                 outcome.error = f"case timeout ({timeout_s:g}s) reached before turn {n}"
                 break
             limit = min(remaining, turn_timeout_s if turn_timeout_s else math.inf)
+            tampered = runner_dir_problem(ws)
+            if tampered is not None:
+                outcome.status = "crashed"
+                outcome.error = f"before turn {n}: {tampered}; the case stops here"
+                break
             outcome.transcript.append(Turn(n, "user", text))
             result = self._run_turn(ws, n, text, limit)
             if result.get("spawn_error"):
@@ -140,7 +145,8 @@ class CommandAgent:
                 break
             if result["status"] == "crashed":
                 outcome.status = "crashed"
-                tail = read_tail(ws.runner_dir / "agent.stderr", 500).strip()
+                tail = "" if runner_dir_problem(ws) else \
+                    read_tail(ws.runner_dir / "agent.stderr", 500).strip()
                 outcome.error = f"turn {n}: agent exited with {result['exit_code']}" + (
                     f"; stderr tail: {tail}" if tail else "")
                 outcome.infra_error = n == 1 and not answer and not agent_wrote_files(ws)
@@ -191,7 +197,7 @@ class CommandAgent:
     @staticmethod
     def _collect_usage(ws: Workspace, n: int, usage: dict[str, Any]) -> None:
         path = ws.runner_dir / USAGE_FILE
-        if not path.is_file() or path.is_symlink():
+        if runner_dir_problem(ws) is not None or not path.is_file() or path.is_symlink():
             return
         text, size = read_capped(path, 64 * 1024)
         try:

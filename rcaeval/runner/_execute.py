@@ -19,7 +19,12 @@ from rcaeval.runner._agents import AgentAdapter, AgentOutcome, final_usage, pars
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 from rcaeval.runner._sandbox import Sandbox, resolve_sandbox
-from rcaeval.runner._workspace import Workspace, create_workspace, remove_tree
+from rcaeval.runner._workspace import (
+    Workspace,
+    create_workspace,
+    remove_tree,
+    runner_dir_problem,
+)
 
 CaseStatus = Literal["completed", "crashed", "timed_out", "errored"]
 
@@ -134,6 +139,9 @@ def execute_case(
             outcome = AgentOutcome(status="errored", error=f"adapter error: {exc!r}",
                                    agent_info=adapter.info())
         finished_at = now_iso()
+        tampered = runner_dir_problem(ws)
+        if tampered is not None and tampered not in (outcome.error or ""):
+            outcome.notes.append(tampered)
         attempt_log.append({"attempt": attempt, "workspace_id": ws.workspace_id,
                             "status": outcome.status, "infra_error": outcome.infra_error,
                             "error": outcome.error, "started_at": started_at,

@@ -69,6 +69,22 @@ class Workspace:
         return self.path / "prompt.md"
 
 
+def runner_dir_problem(ws: Workspace) -> str | None:
+    """Why ``.rcaeval/`` can no longer be trusted (the agent replaced it with a symlink or a
+    file, or removed it), or ``None``. The runner never writes or reads through it then."""
+    try:
+        st = os.lstat(ws.runner_dir)
+    except FileNotFoundError:
+        return f"the agent removed the runner-owned {RUNNER_DIR}/ directory"
+    except OSError as exc:
+        return f"the runner-owned {RUNNER_DIR}/ directory is unreadable: {exc.strerror}"
+    if stat.S_ISLNK(st.st_mode):
+        return f"the agent replaced the runner-owned {RUNNER_DIR}/ directory with a symlink"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"the agent replaced the runner-owned {RUNNER_DIR}/ directory with a file"
+    return None
+
+
 def new_workspace_id() -> str:
     return "ws-" + secrets.token_hex(6)
 

@@ -90,7 +90,7 @@ def main() -> int:
             open(f"logs/wide/f{i}.log", "w").close()
     elif mode == "symlink_runner":
         shutil.rmtree(".rcaeval")
-        os.symlink("/tmp", ".rcaeval")
+        os.symlink(os.environ.get("HOSTILE_TARGET", "/tmp"), ".rcaeval")
     elif mode == "daemon":
         if os.fork() == 0:
             os.setsid()
