@@ -1,0 +1,41 @@
+"""The fault-injection suite (bench/fault_injection.py) at a small count: every section must
+end with zero crashes, hangs, lost or duplicated judgments, stranded runs, outside reads and
+differing verdicts. `python -m bench.fault_injection --n 1000` runs thousands of inputs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BAD = ("crashes", "hangs", "lost", "duplicated", "stranded", "outside_reads", "differing")
+
+
+def _suite(*args: str) -> list[dict]:
+    r = subprocess.run([sys.executable, "-m", "bench.fault_injection", "--json", *args],
+                       capture_output=True, text=True, cwd=REPO, timeout=1500)
+    tallies = [orjson.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    assert tallies, r.stderr[-3000:]
+    for t in tallies:
+        assert t["inputs"] > 0, t
+        assert all(t[k] == 0 for k in BAD), t
+    assert r.returncode == 0, r.stderr[-3000:]
+    return tallies
+
+
+def test_generated_inputs_small_count():
+    got = _suite("--n", "12", "--only", "registry", "harness", "usage", "bundles")
+    assert [t["section"] for t in got] == ["registry YAML", "harness input", "usage reports",
+                                           "bundle files"]
+
+
+@pytest.mark.slow
+def test_hostile_agents_and_kill_and_resume_small_count():
+    got = _suite("--n", "1", "--hostile-rounds", "1", "--kills", "3", "--only", "hostile",
+                 "kill")
+    assert {t["section"]: t["inputs"] for t in got} == {"hostile agents": 7,
+                                                         "kill and resume": 3}
