@@ -28,7 +28,7 @@ def _suite(*args: str) -> list[dict]:
 
 
 def test_generated_inputs_small_count():
-    got = _suite("--n", "12", "--only", "registry", "harness", "usage", "bundles")
+    got = _suite("--n", "8", "--only", "registry", "harness", "usage", "bundles")
     assert [t["section"] for t in got] == ["registry YAML", "harness input", "usage reports",
                                            "bundle files"]
 

@@ -94,6 +94,7 @@ def _loop_start() -> str:
     return _proc_start(os.getpid()) or "0"
 
 
+@pytest.mark.slow
 def test_resume_removes_what_the_killed_run_left_in_its_workspace_root(tmp_path):
     reg = make_registry(tmp_path / "reg", CASES[:2])
     gate = tmp_path / "gate"

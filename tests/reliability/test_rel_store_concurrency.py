@@ -63,6 +63,7 @@ def test_readers_work_while_a_run_writes(tmp_path):
     reader.close()
 
 
+@pytest.mark.slow
 def test_readers_hammering_a_run_never_fail_it(tmp_path):
     reg = make_registry(tmp_path / "reg", CASES, jobs=2)
     st.connect(tmp_path / "s.duckdb").close()
