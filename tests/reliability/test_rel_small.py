@@ -32,10 +32,10 @@ def test_a_garbage_printing_acp_agent_gets_one_line_not_a_traceback_per_line(tmp
                 str(tmp_path / "s.duckdb"), "--audit-root", str(tmp_path / "a"), "--run-id", "g1",
                 "--no-progress", "--retries", "0", "--agent", f"acp:{sys.executable} {GARBAGE}",
                 "--agent-env", "GARBAGE_LINES=1000", cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode in (0, 7), r.stderr  # 7: the case errored (docs/running.md)
     assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) < 20, r.stderr[:2000]
     (status, error), = query(tmp_path / "s.duckdb", "SELECT status, error FROM eval_case_runs")
-    assert status == "judged" and "the ACP library rejected 1000 message(s)" in error
+    assert status in ("judged", "errored") and "the ACP library rejected 1000 message(s)" in error
 
 
 def test_judge_refuses_hard_links_out_of_a_hand_made_bundle(tmp_path):
