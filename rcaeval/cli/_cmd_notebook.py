@@ -99,4 +99,39 @@ def register(app: typer.Typer) -> None:
         typer.echo(str(html))
         typer.echo(str(ipynb))
 
+    @notebook.command("release-gate")
+    def release_gate(
+        metrics: Annotated[Path, typer.Argument(help="A release_metrics/1 file (rcaeval "
+                                                "release metrics).")],
+        stage: Annotated[
+            str | None,
+            typer.Option("--stage", help="Rollout stage the artifact must have measured.",
+                         show_default=False),
+        ] = None,
+        strict: Annotated[bool, typer.Option("--strict", help="Rates must clear their "
+                                             "threshold with the Wilson bound.")] = False,
+        allow_synthetic: Annotated[bool, typer.Option(
+            "--allow-synthetic", help="Test-only: accept a synthetic artifact.")] = False,
+        out: Annotated[
+            Path | None,
+            typer.Option("--out", help="HTML file to write; the executed .ipynb goes next to "
+                         "it (default: ./release_gate.html).", show_default=False),
+        ] = None,
+        show_code: Annotated[
+            bool,
+            typer.Option("--show-code/--no-input", help="Keep the code cells in the HTML "
+                         "(default: outputs only)."),
+        ] = False,
+    ) -> None:
+        """Execute notebooks/release_gate.ipynb: the gate decision, each metric against its
+        threshold with interval and sample size, the population by case type."""
+        from rcaeval.report import render_release_gate_notebook
+
+        html, ipynb, passed = render_release_gate_notebook(
+            metrics, stage=stage, strict=strict, allow_synthetic=allow_synthetic, out=out,
+            show_code=show_code)
+        typer.echo(str(html))
+        typer.echo(str(ipynb))
+        typer.echo(f"gate: {'passed' if passed else 'FAILED'}")
+
     app.add_typer(notebook, name="notebook")

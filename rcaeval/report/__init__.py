@@ -109,10 +109,11 @@ from rcaeval.report._notebook import (  # noqa: E402 - the regression report not
     NotebookRender,
     render_explore_notebook,
     render_regression_notebook,
+    render_release_gate_notebook,
 )
 
 __all__ += ["KERNEL_NAME", "NotebookRender", "render_explore_notebook",
-            "render_regression_notebook"]
+            "render_regression_notebook", "render_release_gate_notebook"]
 
 # Machine-readable results (--results-json, --junit-xml) and file problems (docs/results.md).
 from rcaeval.report._junit import junit_xml, write_junit_xml  # noqa: E402

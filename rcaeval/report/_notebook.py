@@ -285,3 +285,34 @@ def render_explore_notebook(
     _, html, ipynb = execute_to_html(notebooks_dir() / EXPLORE_NOTEBOOK_NAME, html, params,
                                      show_code=show_code, timeout_s=timeout_s)
     return html, ipynb
+
+
+RELEASE_NOTEBOOK_NAME = "release_gate.ipynb"
+
+
+def render_release_gate_notebook(
+    metrics: str | Path,
+    *,
+    stage: str | None = None,
+    strict: bool = False,
+    allow_synthetic: bool = False,
+    out: str | Path | None = None,
+    show_code: bool = False,
+    timeout_s: int = 600,
+) -> tuple[Path, Path, bool]:
+    """Execute ``notebooks/release_gate.ipynb`` on a ``release_metrics/1`` file and write its
+    HTML (default ``release_gate.html``) and executed ``.ipynb``; returns ``(html, ipynb,
+    passed)``. The artifact is loaded and checked first, so a refused one raises the same
+    :class:`InputError` as ``rcaeval release gate`` (exit 3) before anything runs."""
+    from rcaeval._paths import notebooks_dir
+    from rcaeval.release import check_gate, load_artifact
+
+    path = Path(metrics).resolve()
+    result = check_gate(load_artifact(path), allow_synthetic=allow_synthetic, strict=strict,
+                        stage=stage)
+    params: dict[str, Any] = {"metrics": str(path), "stage": stage, "strict": strict,
+                              "allow_synthetic": allow_synthetic}
+    html = Path(out) if out is not None else Path("release_gate.html")
+    _, html, ipynb = execute_to_html(notebooks_dir() / RELEASE_NOTEBOOK_NAME, html, params,
+                                     show_code=show_code, timeout_s=timeout_s)
+    return html, ipynb, result.passed

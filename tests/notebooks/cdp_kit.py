@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import re
 import shutil
 import subprocess
 import urllib.request
@@ -52,12 +53,16 @@ def inspect_page(html: Path, profile: Path, *, width: int = 1100, height: int = 
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
-        for line in proc.stderr:  # chromium announces the endpoint once it listens
-            if "DevTools listening on" in line:
+        # Chromium announces its endpoint on stderr once it listens ("DevTools listening on
+        # ws://127.0.0.1:PORT/devtools/browser/ID"); it writes DevToolsActivePort in the
+        # profile too, but not necessarily before that line, so the line is what we wait for.
+        for line in proc.stderr:
+            m = re.search(r"DevTools listening on ws://[^:/]+:(\d+)/", line)
+            if m:
                 break
         else:
             raise AssertionError(f"chromium exited ({proc.wait()}) without a DevTools endpoint")
-        port = int((profile / "DevToolsActivePort").read_text().split()[0])
+        port = int(m.group(1))
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=30) as r:
             pages = [t for t in json.load(r) if t["type"] == "page"]
         return asyncio.run(_drive(pages[0]["webSocketDebuggerUrl"], html, width, height))

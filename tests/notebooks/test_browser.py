@@ -1,4 +1,4 @@
-"""Every rendered report opened in headless Chromium (Debian's `chromium`, installed by
+"""Every rendered report (run page, regression report, explore, release gate) opened in headless Chromium (Debian's `chromium`, installed by
 .ci/run) through the DevTools protocol: the charts draw (SVG with a non-zero size), every
 drill-down link resolves to an element id, no console error, and nothing is requested from
 the network. Screenshots of the first screen of each report go to a temporary dir, or to
@@ -13,7 +13,12 @@ from pathlib import Path
 import pytest
 
 from cdp_kit import chromium_path, inspect_page
-from rcaeval.report import render_explore_notebook, render_regression_notebook, render_run_page
+from rcaeval.report import (
+    render_explore_notebook,
+    render_regression_notebook,
+    render_release_gate_notebook,
+    render_run_page,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -38,7 +43,11 @@ def test_reports_draw_in_chromium(store_with_baseline: tuple[Path, Path],
             "rec-shallow", db=db, registry=registry, out=tmp_path / "regression.html").html,
         "explore": render_explore_notebook(db=db, run_a="rec-thorough", run_b="rec-shallow",
                                            out=tmp_path / "explore.html")[0],
+        "release_gate": render_release_gate_notebook(
+            REPO / "data" / "captures" / "release_gate.synthetic.fail.json",
+            allow_synthetic=True, out=tmp_path / "release_gate.html")[0],
     }
+    min_charts = {"run_page": 3, "regression_report": 3, "explore": 3, "release_gate": 2}
     shots = REPO / "docs" / "img" if os.environ.get("RCAEVAL_UPDATE_SCREENSHOTS") \
         else tmp_path / "img"
     shots.mkdir(parents=True, exist_ok=True)
@@ -46,7 +55,7 @@ def test_reports_draw_in_chromium(store_with_baseline: tuple[Path, Path],
         profile = tmp_path / f"profile-{name}"
         profile.mkdir()
         report = inspect_page(html, profile)
-        assert report.svgs >= 3 and report.drawn == report.svgs, (name, report)
+        assert report.svgs >= min_charts[name] and report.drawn == report.svgs, (name, report)
         assert report.console_errors == [], (name, report.console_errors)
         remote = [u for u in report.requests if not u.startswith(("file:", "data:"))]
         assert remote == [], (name, remote)
