@@ -386,7 +386,10 @@ def section_hostile(rounds: int, tmp: Path, seed: int) -> Tally:
                 res = _cli(["run", "--suite", "fi", "--registry", str(reg), "--db",
                             str(tmp / "hostile.duckdb"), "--audit-root", str(tmp / "ha"),
                             "--run-id", run_id, "--no-progress", "--agent", spec,
-                            "--expose-case-ids", "--timeout", "120", *env_args], tmp, 600)
+                            "--expose-case-ids", "--timeout", "120",
+                            # the hostile agents replay host recordings the sandbox hides;
+                            # sandbox leaks are tested in tests/runner/test_runner_sandbox.py
+                            "--sandbox", "none", *env_args], tmp, 600)
             except subprocess.TimeoutExpired:
                 t.fail("hangs", f"{mode}: the run did not end in 600 s")
                 continue
