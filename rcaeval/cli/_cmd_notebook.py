@@ -11,6 +11,13 @@ import typer
 
 from rcaeval.cli._cmd_report import DbOpt, RegistryOpt
 
+ShowCodeOpt = Annotated[
+    bool,
+    typer.Option("--show-code/--no-input", help="Keep the code cells in the HTML "
+                 "(default: outputs only)."),
+]
+"""The code-cells option every notebook command shares."""
+
 
 def register(app: typer.Typer) -> None:
     notebook = typer.Typer(
@@ -34,11 +41,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--baseline-run", help="Compare with this run from the store instead "
                          "of the suite's registry baseline.", show_default=False),
         ] = None,
-        show_code: Annotated[
-            bool,
-            typer.Option("--show-code/--no-input", help="Keep the code cells in the HTML "
-                         "(default: outputs only)."),
-        ] = False,
+        show_code: ShowCodeOpt = False,
         fail_on_regression: Annotated[
             bool,
             typer.Option("--fail-on-regression", help="Exit 4 when the run regressed "
@@ -84,11 +87,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--out", help="HTML file to write; the executed .ipynb goes next to "
                          "it (default: ./explore.html).", show_default=False),
         ] = None,
-        show_code: Annotated[
-            bool,
-            typer.Option("--show-code/--no-input", help="Keep the code cells in the HTML "
-                         "(default: outputs only)."),
-        ] = False,
+        show_code: ShowCodeOpt = False,
     ) -> None:
         """Execute notebooks/explore.ipynb: slices by case type, suite, agent and bucket, and
         RUN_A vs RUN_B paired (score differences, McNemar)."""
@@ -117,11 +116,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--out", help="HTML file to write; the executed .ipynb goes next to "
                          "it (default: ./release_gate.html).", show_default=False),
         ] = None,
-        show_code: Annotated[
-            bool,
-            typer.Option("--show-code/--no-input", help="Keep the code cells in the HTML "
-                         "(default: outputs only)."),
-        ] = False,
+        show_code: ShowCodeOpt = False,
     ) -> None:
         """Execute notebooks/release_gate.ipynb: the gate decision, each metric against its
         threshold with interval and sample size, the population by case type."""
