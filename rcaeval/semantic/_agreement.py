@@ -9,6 +9,7 @@ from typing import Any
 import polars as pl
 
 from rcaeval._paths import read_query
+from rcaeval.semantic._view import has_shadow
 from rcaeval.stats import cohen_kappa
 
 AGREEMENT_COLUMNS = ("check_id", "kind", "n", "both_pass", "det_pass_sem_fail",
@@ -54,10 +55,7 @@ def verdict_comparison(store: Any, run_id: str) -> pl.DataFrame:
 def semantic_summary(store: Any, run_id: str) -> dict[str, Any] | None:
     """The run's shadow in one dict (counts per status, second passes, cache hits, requests,
     tokens, cost, providers, models, prompts, samples); ``None`` when the run has none."""
-    con = _con(store)
-    have = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
-                       "'eval_semantic' AND NOT temporary").fetchall()[0][0]
-    if not have:
+    if not has_shadow(_con(store)):
         return None
     row = _frame(store, "summary", {"run_id": run_id}).to_dicts()[0]
     return row if row["n"] else None

@@ -30,28 +30,29 @@ def _score(value: Any) -> str:
     return "-" if value is None else f"{value:g}"
 
 
+def has_shadow(con: Any) -> bool:
+    """Whether the store has the shadow's tables (stores older than migration 0003 do not)."""
+    return bool(con.execute(read_query("semantic/has_shadow.sql")).fetchall()[0][0])
+
+
 def load_shadow(store: Any, run_id: str, case_id: str) -> dict[str, Any] | None:
     """The case run's shadow: ``{"packet", "cache_hit", "blended" (packet or None),
     "checks" [rows]}``; ``None`` when it has none (or the store predates migration 0003)."""
     con = _con(store)
-    have = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = "
-                       "'eval_semantic' AND NOT temporary").fetchall()[0][0]
-    if not have:
+    if not has_shadow(con):
         return None
-    row = con.execute("SELECT packet_json, cache_hit FROM eval_semantic "
-                      "WHERE run_id = $r AND case_id = $c", {"r": run_id, "c": case_id}
-                      ).fetchall()
+    row = con.execute(read_query("semantic/case_packet.sql"),
+                      {"run_id": run_id, "case_id": case_id}).fetchall()
     if not row:
         return None
-    blended = con.execute("SELECT judgment_json FROM eval_judgment_blended "
-                          "WHERE run_id = $r AND case_id = $c", {"r": run_id, "c": case_id}
-                          ).fetchall()
     cur = con.execute(read_query("semantic/case_view.sql"), {"run_id": run_id,
                                                               "case_id": case_id})
     cols = [d[0] for d in cur.description]
     checks = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
-    return {"packet": orjson.loads(row[0][0]), "cache_hit": bool(row[0][1]),
-            "blended": orjson.loads(blended[0][0]) if blended else None, "checks": checks}
+    packet_json, cache_hit, blended_json = row[0]
+    return {"packet": orjson.loads(packet_json), "cache_hit": bool(cache_hit),
+            "blended": orjson.loads(blended_json) if blended_json is not None else None,
+            "checks": checks}
 
 
 def side_by_side(packet: dict[str, Any], shadow: dict[str, Any]) -> Group:
