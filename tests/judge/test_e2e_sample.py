@@ -5,6 +5,9 @@ re-judging is byte-identical."""
 from __future__ import annotations
 
 import csv
+import difflib
+import re
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +97,70 @@ def test_known_top1_beside_verdicts(judged):
         got[run] = (int(m["numerator"]), m["denominator"])
     assert got == {"rec-thorough": (4, 4), "rec-misdiagnosis": (0, 4), "rec-shallow": (0, 4),
                    "rec-crashed": (0, 4)}
+
+
+# --- golden judgment packets --------------------------------------------------------------
+# tests/golden/judgments/<run_id>/<case_id>.json holds every judgment.json of the sample, as
+# the judge writes it, with the fields that change without the judgment changing replaced by a
+# placeholder. A change to a verdict, reason, evidence excerpt, fact or score shows as a diff
+# of these files; regenerate them with `pytest tests/judge/test_e2e_sample.py --update-golden`
+# (tests/golden/README.md) and review the diff before committing it.
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "judgments"
+
+# The packet's volatile fields: the package version and the digest of the judge's SQL text
+# (a refactor of the SQL that judges the same changes the digest, not the judgment).
+_VOLATILE = ("judge_version", "judge_sql_digest")
+_VOLATILE_RE = re.compile(r'^(  "(%s)": )"[^"\n]*"(,?)$' % "|".join(_VOLATILE), re.MULTILINE)
+
+
+def normalise_packet(text: str) -> str:
+    """The packet text with each volatile top-level field's value replaced by ``<name>``;
+    every other byte is kept, so equal normalised text means a byte-identical judgment."""
+    out, n = _VOLATILE_RE.subn(lambda m: f'{m.group(1)}"<{m.group(2)}>"{m.group(3)}', text)
+    if n != len(_VOLATILE):
+        raise AssertionError(f"packet has {n} of the volatile fields {_VOLATILE}: the packet "
+                             "layout changed; update _VOLATILE in this test")
+    return out
+
+
+def test_normalise_packet_keeps_everything_but_the_volatile_fields():
+    text = ('{\n  "judgment_version": 1,\n  "judge_version": "9.9.9",\n'
+            '  "judge_sql_digest": "abc",\n  "reason": "judge_version \\"x\\""\n}\n')
+    assert normalise_packet(text) == (
+        '{\n  "judgment_version": 1,\n  "judge_version": "<judge_version>",\n'
+        '  "judge_sql_digest": "<judge_sql_digest>",\n  "reason": "judge_version \\"x\\""\n}\n')
+    with pytest.raises(AssertionError, match="volatile"):
+        normalise_packet('{\n  "judge_version": "1"\n}\n')
+
+
+def test_golden_judgment_packets(judged, update_golden):
+    _, frame, out = judged
+    got = {}
+    for row in frame.iter_rows(named=True):
+        rel = f"{row['run_id']}/{row['case_id']}"
+        got[f"{rel}.json"] = normalise_packet(
+            (out / rel / "judgment.json").read_text(encoding="utf-8"))
+    have = {p.relative_to(GOLDEN).as_posix(): p for p in sorted(GOLDEN.glob("*/*.json"))}
+    if update_golden:
+        for rel in set(have) - set(got):
+            have[rel].unlink()
+        for rel, text in got.items():
+            path = GOLDEN / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+                path.write_text(text, encoding="utf-8")
+        return
+    assert set(got) == set(have), (
+        f"judged but no golden file: {sorted(set(got) - set(have))}; golden file but not "
+        f"judged: {sorted(set(have) - set(got))} (regenerate: --update-golden)")
+    changed = [rel for rel in sorted(got) if got[rel] != have[rel].read_text(encoding="utf-8")]
+    if changed:
+        first = changed[0]
+        diff = "".join(difflib.unified_diff(
+            have[first].read_text(encoding="utf-8").splitlines(keepends=True),
+            got[first].splitlines(keepends=True),
+            f"golden/judgments/{first}", f"judged/{first}", n=2))
+        pytest.fail(f"{len(changed)} judgment packet(s) differ from tests/golden/judgments "
+                    f"(if intended, regenerate with --update-golden and review the diff): "
+                    f"{changed}\n{diff[:6000]}")
