@@ -111,7 +111,8 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "judgments"
 # The packet's volatile fields: the package version and the digest of the judge's SQL text
 # (a refactor of the SQL that judges the same changes the digest, not the judgment).
 _VOLATILE = ("judge_version", "judge_sql_digest")
-_VOLATILE_RE = re.compile(r'^(  "(%s)": )"[^"\n]*"(,?)$' % "|".join(_VOLATILE), re.MULTILINE)
+_NAMES = "|".join(_VOLATILE)
+_VOLATILE_RE = re.compile(rf'^(  "({_NAMES})": )"[^"\n]*"(,?)$', re.MULTILINE)
 
 
 def normalise_packet(text: str) -> str:
