@@ -145,33 +145,101 @@ def create_workspace(
 
 
 def copy_tree_strict(src: Path, dst: Path) -> None:
-    """Copy regular files and dirs of ``src`` to ``dst``; refuse symlinks and special files."""
+    """Copy regular files and dirs of ``src`` to ``dst``; refuse symlinks and special files.
+
+    Nothing is skipped: the copy is whole, or the case fails with an :class:`InputError`
+    naming the offending file (a symlink, a special file, a judge-only name). The walk is
+    iterative and works through directory file descriptors (``openat``/``mkdirat``), so a tree
+    thousands of levels deep or with paths longer than ``PATH_MAX`` is copied in full; only the
+    two directories being copied are open at a time (the walk climbs back with ``..`` and
+    checks it arrived where it came from)."""
     src = Path(src)
     st = os.lstat(src)
     if stat.S_ISLNK(st.st_mode):
         raise InputError("incident data is a symlink; refusing to copy", file=str(src))
     dst.mkdir(parents=True)
-    with os.scandir(src) as it:
-        entries = sorted(it, key=lambda e: e.name)
-    for entry in entries:
-        where = Path(entry.path)
-        if entry.is_symlink():
-            raise InputError("symlink in incident data; refusing to copy", file=str(where))
-        if entry.name.lower() in _FORBIDDEN_INCIDENT_NAMES:
-            raise InputError("judge-only file in incident data (information boundary)",
-                             file=str(where))
-        if entry.is_dir(follow_symlinks=False):
-            copy_tree_strict(where, dst / entry.name)
-        elif entry.is_file(follow_symlinks=False):
-            _copy_file_nofollow(where, dst / entry.name)
-        else:
-            raise InputError("not a regular file in incident data", file=str(where))
+    sfd = os.open(src, _DIR_FLAGS)
+    try:
+        dfd = os.open(dst, _DIR_FLAGS)
+    except BaseException:
+        os.close(sfd)
+        raise
+    # One frame per directory level: its remaining entry names and the (dev, ino) of the
+    # source and destination dirs, to check each climb back up through "..".
+    names: list[str] = []  # path components below src, for error messages only
+    frames: list[tuple[list[str], tuple[int, int], tuple[int, int]]] = []
+    try:
+        frames.append((_sorted_names(sfd), _ident(sfd), _ident(dfd)))
+        while frames:
+            todo, _sid, _did = frames[-1]
+            if not todo:
+                frames.pop()
+                if not frames:
+                    break
+                names.pop()
+                sfd = _climb(sfd, frames[-1][1], src, names)
+                dfd = _climb(dfd, frames[-1][2], dst, names)
+                continue
+            name = todo.pop()
+            where = src.joinpath(*names, name) if len(names) < 64 else f"{src}/.../{name}"
+            est = os.lstat(name, dir_fd=sfd)
+            if stat.S_ISLNK(est.st_mode):
+                raise InputError("symlink in incident data; refusing to copy", file=str(where))
+            if name.lower() in _FORBIDDEN_INCIDENT_NAMES:
+                raise InputError("judge-only file in incident data (information boundary)",
+                                 file=str(where))
+            if stat.S_ISDIR(est.st_mode):
+                os.mkdir(name, 0o777, dir_fd=dfd)
+                sfd = _descend(sfd, name)
+                dfd = _descend(dfd, name)
+                names.append(name)
+                frames.append((_sorted_names(sfd), _ident(sfd), _ident(dfd)))
+            elif stat.S_ISREG(est.st_mode):
+                _copy_file_nofollow(name, sfd, dfd)
+            else:
+                raise InputError("not a regular file in incident data", file=str(where))
+    finally:
+        os.close(sfd)
+        os.close(dfd)
 
 
-def _copy_file_nofollow(src: Path, dst: Path) -> None:
-    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
-    with os.fdopen(fd, "rb") as fin, open(dst, "xb") as fout:
-        shutil.copyfileobj(fin, fout, 1 << 20)
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def _sorted_names(fd: int) -> list[str]:
+    """The dir's entry names, reverse-sorted (popped from the end: sorted order)."""
+    return sorted(os.listdir(fd), reverse=True)
+
+
+def _ident(fd: int) -> tuple[int, int]:
+    st = os.fstat(fd)
+    return st.st_dev, st.st_ino
+
+
+def _descend(fd: int, name: str) -> int:
+    new = os.open(name, _DIR_FLAGS, dir_fd=fd)
+    os.close(fd)
+    return new
+
+
+def _climb(fd: int, expect: tuple[int, int], root: Path, names: list[str]) -> int:
+    new = os.open("..", _DIR_FLAGS, dir_fd=fd)
+    if _ident(new) != expect:
+        os.close(new)
+        raise InputError("incident data changed while it was copied",
+                         file=str(root.joinpath(*names[:64])))
+    os.close(fd)
+    return new
+
+
+def _copy_file_nofollow(name: str, src_dir: int, dst_dir: int) -> None:
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+                 dir_fd=src_dir)
+    with os.fdopen(fd, "rb") as fin:
+        out = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                      0o666, dir_fd=dst_dir)
+        with os.fdopen(out, "wb") as fout:
+            shutil.copyfileobj(fin, fout, 1 << 20)
 
 
 def remove_tree(path: Path) -> bool:
