@@ -141,7 +141,12 @@ class Review(_Strict):
     reviewed_at: datetime
     case_type: CaseType
     expected_family: str | None = None
-    scores: dict[str, int] = Field(description="The seven 0-5 scores, by name.")
+    scores: dict[str, int] = Field(
+        description="The seven 0-5 scores, by name.",
+        json_schema_extra={
+            "properties": {k: {"type": "integer", "minimum": 0, "maximum": 5}
+                           for k in REVIEW_SCORES},
+            "required": list(REVIEW_SCORES), "additionalProperties": False})
     hard_gate_assessment: HardGateAssessment
     resolution_outcome: ResolutionOutcome | None = None
     action_that_worked: str | None = None
@@ -182,6 +187,14 @@ class Review(_Strict):
         return bool(self.action_that_worked) and self.resolution_outcome in VERIFIED_OUTCOMES
 
 
+SCHEMA_MODELS: dict[str, type[BaseModel]] = {"capture": Capture, "operator_review": Review}
+"""Schema name -> model: ``rcaeval schema`` writes ``docs/schema/<name>.schema.json``."""
+
+
 def json_schemas() -> dict[str, dict[str, Any]]:
-    """JSON Schemas of the capture and review formats (docs/schema/)."""
-    return {"capture": Capture.model_json_schema(), "operator_review": Review.model_json_schema()}
+    """JSON Schemas of the capture and review formats (as ``rcaeval schema`` writes them)."""
+    import orjson
+
+    from rcaeval.registry import schema_json
+
+    return {name: orjson.loads(schema_json(model)) for name, model in SCHEMA_MODELS.items()}
