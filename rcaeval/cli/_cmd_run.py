@@ -173,6 +173,11 @@ def register(app: typer.Typer) -> None:
         network: Annotated[bool, typer.Option(
             "--network/--no-network", help="Agents may use the network (default) or only "
             "their own loopback (needs the bwrap sandbox).")] = True,
+        executor: Annotated[str, typer.Option(
+            "--executor", help="Where cases execute: local (threads here), ray (one Ray task "
+            "per case on the cluster at $RAY_ADDRESS), ray:local (a Ray instance on this "
+            "machine) or ray:<address> (docs/distributed.md). A run may be resumed on "
+            "another executor.")] = "local",
     ) -> None:
         """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
         from rcaeval.cli._run_ci import finish, is_repeat_group, run_repeated
@@ -200,7 +205,8 @@ def register(app: typer.Typer) -> None:
             jobs=jobs, case_timeout_s=timeout, turn_timeout_s=turn_timeout,
             max_infra_retries=retries, case_ids=selected, agent_env=env,
             progress=progress, expose_case_ids=expose_case_ids, semantic=shadow,
-            agent_name=agent_name, tools=tools, sandbox=sandbox, network=network)
+            agent_name=agent_name, tools=tools, sandbox=sandbox, network=network,
+            executor=executor)
         try:
             if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
                 run_repeated(console, store, suite, agent, repeat=repeat,

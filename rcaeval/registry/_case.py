@@ -68,6 +68,10 @@ class CaseExecution(BaseModel):
     model_config = _STRICT
     max_turns: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
+    cpus: float | None = Field(default=None, gt=0, description=(
+        "CPUs this case asks of a Ray node (default: the suite's execution.cpus)"))
+    memory_mb: int | None = Field(default=None, ge=1, description=(
+        "memory (MiB) this case asks of a Ray node (default: the suite's execution.memory_mb)"))
 
 
 class Followup(BaseModel):

@@ -27,6 +27,10 @@ class ExecutionPolicy(BaseModel):
     turn_timeout_s: float = Field(default=600, gt=0, description="per prompt turn (ACP)")
     tools: ToolsMode = Field(default=DEFAULT_TOOLS_MODE, description=(
         "incident data as MCP tools (mcp), as incident/ files (files), or both"))
+    cpus: float = Field(default=1, gt=0, description=(
+        "CPUs one case asks of a Ray node (--executor ray; docs/distributed.md)"))
+    memory_mb: int | None = Field(default=None, ge=1, description=(
+        "memory (MiB) one case asks of a Ray node (--executor ray); none: no request"))
 
 
 class SuiteCase(BaseModel):

@@ -7,6 +7,7 @@ The run loop (suite iteration, persistence, resume, judging) sits on top of
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -95,6 +96,7 @@ def execute_case(
     tools: str | None = None,
     sandbox: str | Sandbox | None = None,
     network: bool = True,
+    prior_attempts: Sequence[dict[str, Any]] = (),
 ) -> CaseExecution:
     """Run one case with the agent ``agent_spec`` names and mirror its audit.
 
@@ -115,6 +117,9 @@ def execute_case(
     (``auto`` | ``bwrap`` | ``none``, or a resolved :class:`Sandbox`; default ``none`` here,
     ``auto`` in ``run_suite`` and the CLI) and ``network`` choose the agent sandbox
     (docs/agents.md, "Sandbox").
+
+    ``prior_attempts`` are attempts already lost elsewhere (a Ray worker that died mid-case,
+    docs/distributed.md): they count against ``max_infra_retries`` and head the attempt log.
     """
     rc: RunCase = to_run_case(case, case_dir)
     case_ref = rc.case_id if expose_case_ids else opaque_case_ref(run_id, rc.case_id,
@@ -125,8 +130,8 @@ def execute_case(
                                                                       network=network)
     limit = rc.timeout_s or timeout_s
     t0 = time.monotonic()
-    attempt_log: list[dict[str, Any]] = []
-    attempt = 0
+    attempt_log: list[dict[str, Any]] = [dict(a) for a in prior_attempts]
+    attempt = len(attempt_log)
     while True:
         attempt += 1
         ws = create_workspace(Path(workspace_root) / run_id, rc, run_id=run_id, attempt=attempt,

@@ -9,15 +9,11 @@ case's commit point, so a run killed at any moment resumes cleanly (docs/running
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import os
 import queue
 import signal
 import sys
 import threading
-import time
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,14 +23,19 @@ import polars as pl
 
 from rcaeval._paths import data_dir, registry_dir
 from rcaeval.errors import ExitCode, InputError, NotFoundError, RcaevalError
-from rcaeval.runner._acp_client import now_iso
 from rcaeval.runner._agent_name import check_agent_name, default_agent_name
-from rcaeval.runner._agents import AgentAdapter, AgentOutcome, parse_agent_spec
+from rcaeval.runner._agents import parse_agent_spec
 from rcaeval.runner._case import to_run_case
-from rcaeval.runner._execute import execute_case
+from rcaeval.runner._executor import (
+    CaseJob,
+    Executor,
+    case_resources,
+    check_executor,
+    connect_executor,
+    make_executor,
+)
 from rcaeval.runner._mcp import check_tools_mode
 from rcaeval.runner._orphans import workspace_root_for
-from rcaeval.runner._proc import kill_group, proc_stats
 from rcaeval.runner._progress import RunProgress, outcome_of
 from rcaeval.runner._resume import (
     Done,
@@ -178,54 +179,6 @@ class _Interrupts:
             raise KeyboardInterrupt
 
 
-def _agent_groups(ws_root: Path) -> list[int]:
-    """Process groups led by our direct children that are agents of this run: every agent
-    runs in its own session, with ``RCAEVAL_WORKSPACE`` under ``ws_root`` in its environment
-    (so a notebook kernel's other children are never touched)."""
-    me, out = os.getpid(), []
-    marker = b"RCAEVAL_WORKSPACE=" + str(ws_root).encode() + b"/"
-    for pid, _, ppid, pgrp in proc_stats():
-        if ppid != me or pgrp != pid:
-            continue
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as fh:
-                env = fh.read().split(b"\0")
-        except OSError:
-            continue
-        if any(item.startswith(marker) for item in env):
-            out.append(pid)
-    return out
-
-
-def _stop_agents(futures: Sequence[Future[Any]], ws_root: Path) -> None:
-    """Kill this run's agent process groups until the workers have returned (bounded)."""
-    deadline = time.monotonic() + STOP_GRACE_S
-    while time.monotonic() < deadline:
-        for pgid in _agent_groups(ws_root):
-            kill_group(pgid, grace_s=0.5)
-        if all(f.done() for f in futures):
-            return
-        time.sleep(0.05)
-
-
-class _Stoppable:
-    """Adapter wrapper: once the run stops, no new attempt (retry) starts an agent."""
-
-    def __init__(self, inner: AgentAdapter, stop: threading.Event) -> None:
-        self.inner, self.stop = inner, stop
-        self.name, self.spec = inner.name, inner.spec
-
-    def info(self) -> dict[str, Any]:
-        return self.inner.info()
-
-    def run_case(self, workspace: Any, *, timeout_s: float,
-                 turn_timeout_s: float | None = None) -> AgentOutcome:
-        if self.stop.is_set():
-            return AgentOutcome(status="errored", error="run interrupted",
-                                agent_info=self.inner.info())
-        return self.inner.run_case(workspace, timeout_s=timeout_s, turn_timeout_s=turn_timeout_s)
-
-
 # -- the loop ------------------------------------------------------------------------------
 
 def _select(suite: Any, case_ids: Sequence[str] | None) -> list[str]:
@@ -303,6 +256,7 @@ def run_suite(
     tools: str | None = None,
     sandbox: str | None = None,
     network: bool = True,
+    executor: str | None = None,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
 
@@ -325,6 +279,11 @@ def run_suite(
 
     ``agent_name`` labels the run in ``eval_runs.agent_name`` (reports and charts group by it);
     default :func:`default_agent_name` of ``agent_spec``. A resumed run keeps its name.
+
+    ``executor`` is where cases execute: ``local`` (default; ``jobs`` threads here), ``ray``
+    (the Ray cluster at ``$RAY_ADDRESS``), ``ray:local`` or ``ray:<address>``: one Ray task
+    per case, ``jobs`` (default: the cluster's CPUs) outstanding (docs/distributed.md). It is
+    not part of the agent configuration: a run may be resumed on another executor.
     """
     from rcaeval.judge import JUDGE_VERSION
     from rcaeval.registry import iter_suite_cases, load_suite
@@ -332,8 +291,10 @@ def run_suite(
     root = Path(registry_root) if registry_root is not None else registry_dir()
     suite = load_suite(root, suite_id)
     policy = suite.execution
-    jobs = jobs or policy.jobs
-    if jobs < 1:
+    executor_spec = check_executor(executor)
+    if executor_spec == "local":
+        jobs = jobs or policy.jobs
+    if jobs is not None and jobs < 1:
         raise InputError(f"jobs must be at least 1, got {jobs}", field="--jobs")
     explicit_timeout = float(case_timeout_s) if case_timeout_s else None
     timeout = explicit_timeout or float(policy.case_timeout_s)
@@ -346,6 +307,8 @@ def run_suite(
                           turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids,
                           tools=tools_mode)
     given_root = Path(audit_root) if audit_root is not None else None
+    # a Ray cluster that cannot be reached (or Ray not installed) never leaves a run behind
+    owned = connect_executor(executor_spec)
     # Every case file is read before the run is recorded: a registry that cannot be read
     # never leaves a run behind (a malformed case is only that case's error, below).
     entries = {e.entry.id: e for e in iter_suite_cases(root, suite_id)}
@@ -381,29 +344,15 @@ def run_suite(
     _share_store(store)
     own_ws = workspace_root is None
     ws_root = workspace_root_for(workspace_root, run_id, resume)
-    stop, events = threading.Event(), queue.Queue[Any]()
-    runner = _Stoppable(adapter, stop)
+    events: queue.Queue[Any] = queue.Queue()
+    job = CaseJob(run_id=run_id, agent_spec=agent_spec, agent_env=dict(agent_env or {}),
+                  audit_root=str(audits if executor_spec == "local" else audits.resolve()),
+                  timeout_s=timeout,
+                  turn_timeout_s=turn_timeout, max_infra_retries=retries,
+                  expose_case_ids=expose_case_ids, case_ref_key=ref_key, tools=tools_mode,
+                  sandbox=sandbox, network=network, explicit_timeout=explicit_timeout is not None)
     guard = _Interrupts()
-    futures: list[Future[Any]] = []
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="rcaeval-case")
-
-    def work(case_id: str, merged: Any) -> None:
-        if stop.is_set():
-            return
-        events.put(("started", case_id, now_iso()))
-        try:
-            rc = to_run_case(merged)
-            if explicit_timeout is not None:  # an explicit timeout beats the case's own
-                rc = dataclasses.replace(rc, timeout_s=None)
-            ex = execute_case(run_id, rc, runner, workspace_root=ws_root, audit_root=audits,
-                              timeout_s=timeout, turn_timeout_s=turn_timeout,
-                              max_infra_retries=retries, expose_case_ids=expose_case_ids,
-                              case_ref_key=ref_key, tools=tools_mode, sandbox=sb)
-            events.put(("done", Done(case_id, execution=ex)))
-        except InputError as exc:
-            events.put(("done", Done(case_id, error=f"malformed case: {exc}")))
-        except BaseException as exc:  # noqa: BLE001 - reported as this case's error
-            events.put(("done", Done(case_id, error=f"runner error: {exc!r}")))
+    pool: Executor | None = None
 
     done_outcomes = [outcome_of(st, v) for st, v in store.con.execute(
         q("outcomes"), {"run_id": run_id, "case_ids": list(reused)}).fetchall()]
@@ -412,8 +361,12 @@ def run_suite(
     cases: dict[str, Any] = {}
     with guard.installed():
         try:
+            pool = make_executor(executor_spec, job, events, jobs=jobs, ws_root=ws_root,
+                                 workspace_root=workspace_root, adapter=adapter, sandbox=sb,
+                                 owned=owned)
             with bar:
                 early: list[Done] = []
+                submitted = 0
                 for cid in todo:
                     entry = entries.get(cid)
                     if entry is None:
@@ -422,20 +375,21 @@ def run_suite(
                         early.append(Done(cid, error=problems_text(entry.problems)))
                     else:
                         cases[cid] = entry.case
-                        futures.append(pool.submit(work, cid, entry.case))
+                        pool.submit(cid, to_run_case(entry.case),
+                                    case_resources(policy, entry.case))
+                        submitted += 1
                 if early:
                     with guard.critical():
                         for _cid, outcome in persist_cases(store, run_id, cases, early,
                                                            semantic):
                             bar.record(outcome)
                 store.release()
-                _drain(store, run_id, cases, events, len(futures), bar, guard, semantic)
+                _drain(store, run_id, cases, events, submitted, bar, guard, semantic)
                 store.con.execute(q("finish_run"), {"run_id": run_id, "status": "completed"})
         except KeyboardInterrupt:
             guard.stopping = True
-            stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            _stop_agents(futures, ws_root / run_id)
+            if pool is not None:
+                pool.stop()
             store.con.execute(q("finish_run"), {"run_id": run_id, "status": "interrupted"})
             summary = _summary(store, run_id, suite, {**base, "status": "interrupted"})
             if reports:
@@ -446,13 +400,13 @@ def run_suite(
             raise RunInterrupted(summary) from None
         except Exception as exc:  # noqa: BLE001 - no failure may strand a recorded run
             guard.stopping = True
-            stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            _stop_agents(futures, ws_root / run_id)
+            if pool is not None:
+                pool.stop()
             raise RunFailed(run_id, exc, _fail_run(store, run_id, suite, base, run_dir, root,
                                                    reports)) from exc
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            if pool is not None:
+                pool.close()
             if own_ws:
                 remove_tree(ws_root)
     summary = _summary(store, run_id, suite, {**base, "status": "completed"})
