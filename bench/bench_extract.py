@@ -1,6 +1,9 @@
 """Benchmark extraction: synthetic cases → raw tables; prints throughput and peak RSS.
 
     .venv/bin/python bench/bench_extract.py --cases 400 --points 2000 --workers 2
+
+As the workload ``extract:N`` of ``python -m bench`` it runs N cases of 1,000 points with
+``--json`` in a child process; the row's wall is the extraction alone.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import orjson
@@ -44,12 +48,24 @@ def make_case(base: Path, run_id: str, case_id: str, points: int) -> None:
     _write(base, "output.txt", b"## Root cause\nTiKV tikv-2 panicked. Fixed in v8.5.2.\n")
 
 
+def workload(size: int, ctx: Any) -> list[Any]:
+    from bench._core import Row, last_json, median, timed
+
+    cmd = [sys.executable, "-m", "bench.bench_extract", "--cases", str(size), "--points",
+           "1000", "--workers", str(ctx.jobs), "--json"]
+    samples = [timed(cmd) for _ in range(ctx.repeat)]
+    secs = median([last_json(s.out)["seconds"] for s in samples])
+    return [Row("extract", size, secs, size / secs, "cases/s",
+                max(s.peak_mib for s in samples), note="1,000 points per case")]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=200)
     ap.add_argument("--points", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--batch-size", type=int, default=50)
+    ap.add_argument("--json", action="store_true", help="print one JSON line of figures")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "audits"
@@ -70,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
               f"({summary.cases / elapsed:.1f} cases/s, {rows / elapsed:,.0f} rows/s); "
               f"batches={summary.batches}; parent peak RSS {peak_mb:.0f} MiB")
         print(dict(summary.rows))
+        if args.json:
+            print(orjson.dumps({"cases": summary.cases, "rows": rows,
+                                "seconds": elapsed}).decode())
         con.close()
     return 0
 

@@ -5,6 +5,10 @@
 Responses are varied deterministically from data/harness/samples.jsonl (evidence dropped,
 origins flipped, ids dangling, actions unguarded, labels raised, lists grown), so every
 status and repair path is exercised. Not a test: it prints figures, it asserts nothing.
+
+As the workload ``harness:N`` of ``python -m bench`` it runs with ``--json`` in a child process:
+p50/p95 of ``check()`` per report, ``check_batch()`` throughput, and the floor (``orjson``
+parsing the same payloads).
 """
 
 from __future__ import annotations
@@ -62,11 +66,30 @@ def _pct(sorted_ms: list[float], p: float) -> float:
     return sorted_ms[k]
 
 
-def main() -> None:
+def workload(size: int, ctx: Any) -> list[Any]:
+    """``harness:N``: N responses; the row's wall is ``check_batch()`` over all of them."""
+    from bench._core import Row, last_json, median, timed
+
+    cmd = [sys.executable, "-m", "bench.bench_harness", "--n", str(size), "--seed", "7",
+           "--json"]
+    samples = [timed(cmd) for _ in range(ctx.repeat)]
+    docs = [last_json(s.out) for s in samples]
+    batch = median([d["batch_s"] for d in docs])
+    p50 = median([d["p50_ms"] for d in docs])
+    p95 = median([d["p95_ms"] for d in docs])
+    return [Row("harness", size, batch, size / batch, "responses/s",
+                max(s.peak_mib for s in samples), median([d["floor_s"] for d in docs]),
+                "floor: orjson.loads of every payload",
+                f"check() p50 {p50:.3f} ms, p95 {p95:.3f} ms",
+                {"p50_ms": p50, "p95_ms": p95})]
+
+
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=7)
-    args = ap.parse_args()
+    ap.add_argument("--json", action="store_true", help="print one JSON line of figures")
+    args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     bases = [orjson.loads(x)["response"] for x in SAMPLES.read_bytes().splitlines() if x.strip()]
     responses = [_vary(bases[i % len(bases)], rng, i) for i in range(args.n)]
@@ -87,6 +110,16 @@ def main() -> None:
     t0 = time.perf_counter()
     batch = check_batch(responses, cfg)
     batch_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for p in payloads:
+        orjson.loads(p)
+    floor_s = time.perf_counter() - t0
+    if args.json:
+        print(orjson.dumps({"n": len(payloads), "p50_ms": _pct(times, 50),
+                            "p95_ms": _pct(times, 95), "p99_ms": _pct(times, 99),
+                            "batch_s": batch_s, "floor_s": floor_s,
+                            "statuses": dict(statuses)}).decode())
+        return
 
     print("command: .venv/bin/python bench/bench_harness.py "
           f"--n {args.n} --seed {args.seed}")

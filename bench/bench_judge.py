@@ -10,6 +10,10 @@ plus a 20 ms VmRSS sampler) and its child processes (extraction workers: the lar
 the sum of those alive at once), so the figures show whether memory grows with N.
 
     .venv/bin/python bench/bench_judge.py --runs 1000 10000 --workers 2
+
+As a workload of ``python -m bench`` (``judge:N``, ``rejudge:N``) it times the ``rcaeval judge``
+command as a whole process against the floor (``--floor DIR``: this module reading and parsing
+the same files in a process of its own).
 """
 
 from __future__ import annotations
@@ -227,6 +231,89 @@ def bench(n: int, seed: int, workers: int, keep: Path | None, sampler: MemSample
             tmp_ctx.cleanup()
 
 
+def generated_runs(size: int, ctx: Any) -> Path:
+    """``size`` runs from ``rcaeval synth runs`` under the work dir (made once per size and
+    seed, reused after)."""
+    from rcaeval.synth import generate_runs
+
+    base = ctx.work / f"runs-{size}-s{ctx.seed}"
+    done = base / ".complete"
+    if not done.exists():
+        generate_runs(base, size, ctx.seed)
+        done.write_text("ok\n", encoding="utf-8")
+    return base
+
+
+def _judge_cmd(base: Path, db: Path, out: Path, workers: int, extra: list[str]) -> list[str]:
+    import sys
+
+    return [sys.executable, "-m", "rcaeval", "judge", str(base / "recorded"), "--registry",
+            str(base / "registry"), "--db", str(db), "--out", str(out), "--no-progress",
+            "--workers", str(workers), *extra]
+
+
+def _fresh(*paths: Path) -> None:
+    import shutil
+
+    for p in paths:
+        if p.is_dir():
+            shutil.rmtree(p)
+        else:
+            p.unlink(missing_ok=True)
+        Path(str(p) + ".wal").unlink(missing_ok=True)
+
+
+def workload(size: int, ctx: Any) -> list[Any]:
+    """``judge:N``: ``rcaeval judge`` over N generated runs (a fresh store each repeat)
+    against the floor, one process reading every file and parsing the JSON ones."""
+    import sys
+
+    from bench._core import row_from, timed
+
+    base = generated_runs(size, ctx)
+    db, out = base / "bench.duckdb", base / "judgments"
+    floor_cmd = [sys.executable, "-m", "bench.bench_judge", "--floor", str(base / "recorded")]
+    runs, floors = [], []
+    for _ in range(ctx.repeat):
+        _fresh(db, out)
+        runs.append(timed(_judge_cmd(base, db, out, ctx.jobs, [])))
+        floors.append(timed(floor_cmd))
+    return [row_from("judge", size, "runs/s", runs, floors, "floor: read + orjson.loads "
+                     "every bundle file, one process")]
+
+
+def rejudge_workload(size: int, ctx: Any) -> list[Any]:
+    """``rejudge:N``: judge N runs once, then time judging them again from the same store
+    (``--rejudge`` when the judge has it; else a second plain ``rcaeval judge`` into the
+    store that already holds them, which is what exists) against one full judge."""
+    import subprocess
+    import sys
+
+    from bench._core import row_from, timed
+
+    base = generated_runs(size, ctx)
+    db, out = base / "rejudge.duckdb", base / "rejudge-judgments"
+    help_text = subprocess.run([sys.executable, "-m", "rcaeval", "judge", "--help"],
+                               capture_output=True, text=True).stdout
+    mode = ["--rejudge"] if "--rejudge" in help_text else []
+    note = ("rcaeval judge --rejudge (SQL stages only)" if mode else
+            "no re-judge mode yet: a second full `rcaeval judge` into the same store")
+    fulls, again = [], []
+    for _ in range(ctx.repeat):
+        _fresh(db, out)
+        fulls.append(timed(_judge_cmd(base, db, out, ctx.jobs, [])))
+        again.append(timed(_judge_cmd(base, db, out, ctx.jobs, mode)))
+    return [row_from("rejudge", size, "runs/s", again, fulls, "floor: a full judge", note)]
+
+
+def floor_main(root: Path) -> int:
+    t0 = time.perf_counter()
+    files, nbytes = orjson_floor(root)
+    print(orjson.dumps({"files": files, "bytes": nbytes,
+                        "seconds": time.perf_counter() - t0}).decode())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from rcaeval.judge import BULK_MEMORY_LIMIT, DEFAULT_CHUNK_SIZE
     from rcaeval.store import resolve_memory_limit
@@ -244,7 +331,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=None, help="DuckDB threads")
     ap.add_argument("--keep", type=Path, default=None,
                     help="keep the generated runs and store under this dir")
+    ap.add_argument("--floor", type=Path, default=None,
+                    help="only the floor: read and parse every file under this dir")
     args = ap.parse_args(argv)
+    if args.floor is not None:
+        return floor_main(args.floor)
     sampler = MemSampler()
     sampler.start()
     try:

@@ -17,6 +17,9 @@ git directory of it (``main/evaluate.py`` is read from HEAD). Its code is loaded
 run time and never copied into this repository. (OpenRCA's ``file_evaluate`` wrapper is not
 timed: it needs pandas and grows its report with one ``pd.concat`` per row, which is
 quadratic; the per-row ``evaluate`` is the fair comparison.)
+
+As the workload ``openrca:N`` of ``python -m bench`` (``--openrca PATH`` or ``$OPENRCA_SRC``)
+each repeat is one child process running ours, then OpenRCA's, so the two alternate.
 """
 
 from __future__ import annotations
@@ -99,13 +102,38 @@ def best_of(repeat: int, fn: Callable[[], Any]) -> tuple[float, Any]:
     return best, result
 
 
+def workload(size: int, ctx: Any) -> list[Any]:
+    """``openrca:N``: rcaeval end to end (CSV in -> scores + summary) against OpenRCA's own
+    ``evaluate`` per row, side by side in each child process."""
+    import os
+
+    from bench._core import Row, last_json, median, timed
+
+    src = ctx.options.get("openrca") or os.environ.get("OPENRCA_SRC")
+    cmd = [sys.executable, "-m", "bench.bench_openrca", "--rows", str(size), "--repeat", "1",
+           "--json"] + (["--openrca", str(src)] if src else [])
+    samples = [timed(cmd) for _ in range(ctx.repeat)]
+    docs = [last_json(s.out) for s in samples]
+    e2e = median([d["end_to_end_s"] for d in docs])
+    score = median([d["scoring_s"] for d in docs])
+    theirs = median([d["openrca_s"] for d in docs]) if src else None
+    note = f"scoring alone {score:.3f} s" + (
+        f"; rows scored differently: {max(d['differ'] for d in docs)}" if src else
+        "; OpenRCA evaluator not given (--openrca PATH or $OPENRCA_SRC): no floor")
+    return [Row("openrca", size, e2e, size / e2e, "rows/s", max(s.peak_mib for s in samples),
+                theirs, "floor: OpenRCA's evaluate() per row, same process" if src else "",
+                note, {"scoring_s": score})]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=50_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--openrca", type=Path, default=None,
                     help="OpenRCA checkout, its main/evaluate.py, or a bare git dir of it")
+    ap.add_argument("--json", action="store_true", help="print one JSON line of figures")
     args = ap.parse_args(argv)
+    figures: dict[str, Any] = {"rows": args.rows}
     with tempfile.TemporaryDirectory(prefix="bench_openrca_") as tmp_s:
         tmp = Path(tmp_s)
         query, preds, pairs = write_inputs(args.rows, tmp)
@@ -121,10 +149,12 @@ def main(argv: list[str] | None = None) -> int:
             return score_frame(parsed, texts)
 
         t_score, scores = best_of(args.repeat, in_memory)
+        figures["scoring_s"] = t_score
         print(f"rcaeval scoring (parse + score, in memory): {t_score:8.3f} s  "
               f"{args.rows / t_score:10.0f} rows/s")
         out = tmp / "scores.csv"
         t_e2e, result = best_of(args.repeat, lambda: score_openrca(query, preds, out))
+        figures["end_to_end_s"] = t_e2e
         print(f"rcaeval end to end (CSV in -> CSV + summary): {t_e2e:6.3f} s  "
               f"{args.rows / t_e2e:10.0f} rows/s")
         s = result.summary
@@ -138,10 +168,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{args.rows / t_up:10.0f} rows/s")
             ours = scores["score"].to_list()
             diff = sum(1 for a, b in zip(ours, theirs, strict=True) if a != b)
+            figures.update(openrca_s=t_up, differ=diff)
             print(f"speed-up: scoring {t_up / t_score:.2f}x, end to end {t_up / t_e2e:.2f}x; "
                   f"rows whose score differs: {diff}")
             if diff:
                 return 1
+        if args.json:
+            import orjson
+
+            print(orjson.dumps(figures).decode())
     return 0
 
 

@@ -3,6 +3,7 @@
     .venv/bin/python bench/gen_runs.py --n 1000 [--out DIR] [--seed 0] [--variants 8]
 
 Not a test. Writes to a temporary directory (removed afterwards) unless --out is given.
+As the workload ``gen:N`` of ``python -m bench`` it times ``rcaeval synth runs --n N``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,26 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from rcaeval.synth import generate_runs
+
+
+def workload(size: int, ctx: Any) -> list[Any]:
+    """``gen:N``: ``rcaeval synth runs --n N`` into a fresh dir each repeat."""
+    import sys
+
+    from bench._core import row_from, timed
+
+    out = ctx.work / f"gen-{size}"
+    runs = []
+    for _ in range(ctx.repeat):
+        if out.exists():
+            shutil.rmtree(out)
+        runs.append(timed([sys.executable, "-m", "rcaeval", "synth", "runs", "--n", str(size),
+                           "--out", str(out), "--seed", str(ctx.seed)]))
+    shutil.rmtree(out, ignore_errors=True)
+    return [row_from("gen", size, "runs/s", runs)]
 
 
 def main() -> None:

@@ -120,6 +120,13 @@ def tables() -> Tables:
                                      "generic_state.patterns"))
 
 
+MATCH_CACHE = 16_384
+"""Texts whose match is remembered: one report asks about the same action texts in several
+gates, repairs and scores, and a batch repeats them across reports (the tables never change
+in a process, so a cached answer is the answer)."""
+
+
+@lru_cache(maxsize=MATCH_CACHE)
 def disruptive_match(text: str) -> str | None:
     """The text span that makes ``text`` a disruptive action (None when nothing does)."""
     for rule in tables().disruptive:
@@ -139,6 +146,7 @@ def alert_words(text: str) -> str:
     return " ".join(_SEP.sub(" ", _CAMEL.sub(" ", text)).lower().split())
 
 
+@lru_cache(maxsize=MATCH_CACHE)
 def generic_state_match(*texts: str) -> str | None:
     """The span of an alert type or summary naming a generic state (None when none does)."""
     for text in texts:

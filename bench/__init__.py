@@ -1,0 +1,1 @@
+"""Benchmarks of rcaeval (``python -m bench``; see bench/RESULTS.md). Not tests."""
