@@ -7,7 +7,7 @@ The run loop (suite iteration, persistence, resume, judging) sits on top of
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -97,6 +97,7 @@ def execute_case(
     sandbox: str | Sandbox | None = None,
     network: bool = True,
     prior_attempts: Sequence[dict[str, Any]] = (),
+    manifest_extra: Mapping[str, Any] | None = None,
 ) -> CaseExecution:
     """Run one case with the agent ``agent_spec`` names and mirror its audit.
 
@@ -120,6 +121,7 @@ def execute_case(
 
     ``prior_attempts`` are attempts already lost elsewhere (a Ray worker that died mid-case,
     docs/distributed.md): they count against ``max_infra_retries`` and head the attempt log.
+    ``manifest_extra`` adds keys to the manifest (the Ray executor's ``executor`` record).
     """
     rc: RunCase = to_run_case(case, case_dir)
     case_ref = rc.case_id if expose_case_ids else opaque_case_ref(run_id, rc.case_id,
@@ -177,6 +179,7 @@ def execute_case(
         "attempts": attempt_log,
         "error": outcome.error,
         "usage": json_safe({**outcome.usage, **final_usage(outcome.usage)}),
+        **(manifest_extra or {}),
     }
     audit_dir = Path(audit_root) / run_id / rc.case_id
     written = mirror_audit(ws.path, audit_dir, manifest, max_file_bytes=max_file_bytes,

@@ -80,23 +80,27 @@ def case_resources(policy: Any, merged: Any) -> Resources:
 
 def run_job(job: CaseJob, rc: RunCase, ws_root: Path, *, adapter: AgentAdapter | None = None,
             sandbox: Sandbox | None = None,
-            prior_attempts: Sequence[dict[str, Any]] = ()) -> Done:
+            prior_attempts: Sequence[dict[str, Any]] = (),
+            manifest_extra: Mapping[str, Any] | None = None) -> Done:
     """Run one case where this is called (a local thread or a Ray worker) and return what
     the loop persists. A malformed case or a runner bug is that case's error, not the run's."""
+    try:  # resolved where the case runs: a Ray node may lack bubblewrap
+        sb = sandbox if sandbox is not None else resolve_sandbox(job.sandbox,
+                                                                 network=job.network)
+    except InputError as exc:
+        return Done(rc.case_id, error=f"sandbox unavailable on {os.uname().nodename}: {exc}")
     try:
         if job.explicit_timeout:
             rc = dataclasses.replace(rc, timeout_s=None)
         agent = adapter if adapter is not None else parse_agent_spec(job.agent_spec,
                                                                      env=dict(job.agent_env))
-        sb = sandbox if sandbox is not None else resolve_sandbox(job.sandbox,
-                                                                 network=job.network)
         ex = execute_case(job.run_id, rc, agent, workspace_root=ws_root,
                           audit_root=job.audit_root, timeout_s=job.timeout_s,
                           turn_timeout_s=job.turn_timeout_s,
                           max_infra_retries=job.max_infra_retries,
                           expose_case_ids=job.expose_case_ids, case_ref_key=job.case_ref_key,
                           tools=job.tools, sandbox=sb, overwrite_audit=bool(prior_attempts),
-                          prior_attempts=prior_attempts)
+                          prior_attempts=prior_attempts, manifest_extra=manifest_extra)
         return Done(rc.case_id, execution=ex)
     except InputError as exc:
         return Done(rc.case_id, error=f"malformed case: {exc}")

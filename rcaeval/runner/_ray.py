@@ -76,8 +76,11 @@ def ray_case(job: CaseJob, rc: RunCase, prior: list[dict[str, Any]],
     # without --workspace-root: a temporary root marked with this worker's pid; the next task
     # on the node removes the roots (and kills the agents) of workers that died mid-case
     root = workspace_root_for(workspace_root, job.run_id, False)
+    ctx = import_ray().get_runtime_context()
+    where = {"kind": "ray", "host": os.uname().nodename, "node_id": ctx.get_node_id(),
+             "resources": ctx.get_assigned_resources()}
     try:
-        return run_job(job, rc, root, prior_attempts=prior)
+        return run_job(job, rc, root, prior_attempts=prior, manifest_extra={"executor": where})
     except BaseException:
         # ray.cancel raises KeyboardInterrupt here: the agents must not outlive the task
         stop_agents(root / job.run_id, grace_s=0)

@@ -204,3 +204,55 @@ def test_interrupt_then_resume_on_the_other_executor(ray_address, tmp_path, firs
             .fetchall() == [("completed",)]
     finally:
         store.close()
+
+
+def _registry(tmp_path: Path, cases: dict[str, dict], execution: dict) -> Path:
+    """A registry with suite ``mini`` over copies of sample cases; ``cases`` maps a case id
+    to keys merged into its case.yaml ``execution``."""
+    import shutil
+
+    import yaml
+
+    sample = Path(__file__).resolve().parents[2] / "data" / "registry"
+    root = tmp_path / "registry"
+    (root / "suites").mkdir(parents=True)
+    for cid, extra in cases.items():
+        shutil.copytree(sample / "cases" / cid, root / "cases" / cid)
+        path = root / "cases" / cid / "case.yaml"
+        doc = yaml.safe_load(path.read_text())
+        doc["execution"] = {**doc.get("execution", {}), **extra}
+        path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    suite = {"suite_id": "mini", "version": "1", "execution": execution,
+             "cases": [{"id": c} for c in cases]}
+    (root / "suites" / "mini.yaml").write_text(yaml.safe_dump(suite, sort_keys=False))
+    return root
+
+
+def test_ray_tasks_ask_the_execution_policy_and_time_out_like_local(ray_address, tmp_path):
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    held, other = CASES[0], CASES[1]
+    # suite order + jobs 1: the held case's agent is the first to start; it never answers,
+    # so only its own case timeout (case.yaml execution.timeout_s) ends it
+    registry = _registry(tmp_path, {held: {"timeout_s": 3},
+                                    other: {"cpus": 1, "memory_mb": 64}},
+                         {"cpus": 0.5, "jobs": 1})
+    store = connect(tmp_path / "store.duckdb")
+    try:
+        summary = run_suite(store, "mini", AGENT, registry_root=registry, run_id="pol",
+                            executor="ray", sandbox="none", agent_env={"HOLD_DIR": str(hold)},
+                            audit_root=tmp_path / "audits", progress=False, reports=False)
+        assert summary.status == "completed"
+        runs = _case_runs(store, "pol")
+        assert runs[held][:2] == ("timed_out", 1)
+        assert "timeout" in runs[held][2]
+        assert runs[other][:2] == ("judged", 1)
+        ws = (hold / "held").read_text()
+        assert not processes_under(ws), "the timed-out agent outlived its case"
+        audits = tmp_path / "audits" / "pol"
+        got = {cid: _check_audit(audits / cid, "pol", cid)["executor"] for cid in (held, other)}
+        assert got[held]["kind"] == "ray" and got[held]["resources"] == {"CPU": 0.5}
+        assert got[other]["resources"] == {"CPU": 1.0, "memory": 64 * 1024 * 1024}
+    finally:
+        (hold / "release").touch()
+        store.close()
