@@ -54,7 +54,8 @@ def connect(spec: str) -> bool:
     if ray.is_initialized():
         return False
     if spec == "ray:local":
-        ray.init(include_dashboard=False, log_to_driver=False)
+        # "local": a new instance even where RAY_ADDRESS names a cluster
+        ray.init(address="local", include_dashboard=False, log_to_driver=False)
         return True
     address = spec[4:].strip() if spec.startswith("ray:") else os.environ.get(RAY_ADDRESS_ENV)
     if not address:
