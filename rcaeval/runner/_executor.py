@@ -225,6 +225,13 @@ def connect_executor(spec: str) -> bool:
     return connect(spec)
 
 
+def disconnect_executor() -> None:
+    """Shut down the Ray connection :func:`connect_executor` started."""
+    import ray
+
+    ray.shutdown()
+
+
 def make_executor(spec: str, job: CaseJob, events: queue.Queue[Any], *, jobs: int | None,
                   ws_root: Path, workspace_root: str | Path | None, adapter: AgentAdapter,
                   sandbox: Sandbox, owned: bool = False) -> Executor:

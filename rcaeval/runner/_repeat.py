@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rcaeval.errors import InputError, NotFoundError
+from rcaeval.runner._executor import check_executor, connect_executor, disconnect_executor
 from rcaeval.runner._loop import RunInterrupted, RunSummary, run_suite
 from rcaeval.runner._resume import new_run_id, q
 
@@ -76,42 +77,48 @@ def run_repeats(
     :class:`RepeatInterrupted` on Ctrl-C / SIGTERM."""
     if "case_ids" in options and resume and options["case_ids"]:
         raise InputError("--case cannot change the cases of a resumed run", field="--case")
-    if resume:
-        if not run_id:
-            raise InputError("resume needs the repeat group to resume", field="--resume")
-        plan = repeat_group(store, run_id)
-        if not plan:
-            raise NotFoundError(f"{run_id!r} is not a repeat group in the store (resume a "
-                                "single run without --repeat)")
-        k = plan[0][2]
-        if repeat is not None and repeat != k:
-            raise InputError(f"repeat group {run_id!r} has {k} repeats, not {repeat}",
-                             field="--repeat")
-        group = run_id
-    else:
-        if repeat is None or not 1 <= repeat <= MAX_REPEAT:
-            raise InputError(f"--repeat must be between 1 and {MAX_REPEAT}, got {repeat}",
-                             field="--repeat")
-        k = repeat
-        group = run_id or new_run_id(suite_id)
-        if repeat_group(store, group) or store.con.execute(
-                q("run_record"), {"run_id": group}).fetchone() is not None:
-            raise InputError(f"run {group!r} already exists in the store; resume it with "
-                             f"--resume {group} or choose another --run-id", field="--run-id")
-        plan = [(i, member_run_id(group, i), k, None) for i in range(1, k + 1)]
-        with store.transaction():
-            for i, rid, _k, _st in plan:
-                store.con.execute(q("insert_repeat_run"), {
-                    "group_id": group, "run_id": rid, "repeat_index": i, "repeats": k})
-    result = RepeatRun(group_id=group, repeat=k)
-    for _i, rid, _k, status in plan:
-        try:
-            summary = run_suite(store, suite_id, agent_spec, run_id=rid,
-                                resume=status is not None, **options)
-        except RunInterrupted as exc:
-            result.summaries.append(exc.summary)
-            raise RepeatInterrupted(result) from None
-        result.summaries.append(summary)
-    return result
+    # one Ray connection for all K runs (a ray:local instance is started once, not K times)
+    owned = connect_executor(check_executor(options.get("executor")))
+    try:
+        if resume:
+            if not run_id:
+                raise InputError("resume needs the repeat group to resume", field="--resume")
+            plan = repeat_group(store, run_id)
+            if not plan:
+                raise NotFoundError(f"{run_id!r} is not a repeat group in the store (resume a "
+                                    "single run without --repeat)")
+            k = plan[0][2]
+            if repeat is not None and repeat != k:
+                raise InputError(f"repeat group {run_id!r} has {k} repeats, not {repeat}",
+                                 field="--repeat")
+            group = run_id
+        else:
+            if repeat is None or not 1 <= repeat <= MAX_REPEAT:
+                raise InputError(f"--repeat must be between 1 and {MAX_REPEAT}, got {repeat}",
+                                 field="--repeat")
+            k = repeat
+            group = run_id or new_run_id(suite_id)
+            if repeat_group(store, group) or store.con.execute(
+                    q("run_record"), {"run_id": group}).fetchone() is not None:
+                raise InputError(f"run {group!r} already exists in the store; resume it with "
+                                 f"--resume {group} or choose another --run-id", field="--run-id")
+            plan = [(i, member_run_id(group, i), k, None) for i in range(1, k + 1)]
+            with store.transaction():
+                for i, rid, _k, _st in plan:
+                    store.con.execute(q("insert_repeat_run"), {
+                        "group_id": group, "run_id": rid, "repeat_index": i, "repeats": k})
+        result = RepeatRun(group_id=group, repeat=k)
+        for _i, rid, _k, status in plan:
+            try:
+                summary = run_suite(store, suite_id, agent_spec, run_id=rid,
+                                    resume=status is not None, **options)
+            except RunInterrupted as exc:
+                result.summaries.append(exc.summary)
+                raise RepeatInterrupted(result) from None
+            result.summaries.append(summary)
+        return result
+    finally:
+        if owned:
+            disconnect_executor()
 
 

@@ -1,5 +1,6 @@
 """`rcaeval run --executor ray:local` starts its own Ray instance (even with $RAY_ADDRESS
-naming another cluster), runs the cases on it, judges them and shuts it down (exit 0)."""
+naming another cluster) - once for all the runs of a --repeat group - runs the cases on it,
+judges them and shuts it down (exit 0)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 pytestmark = pytest.mark.ray
 
 
-def test_ray_local_runs_and_judges_the_cases(tmp_path):
+def test_ray_local_runs_and_judges_every_repeat(tmp_path):
     pytest.importorskip(
         "ray", reason="Ray is not installed: pip install 'rcaeval-judge[ray]' (make test-ray)")
     env = {k: v for k, v in os.environ.items() if not k.startswith("RCAEVAL_")}
@@ -23,16 +24,22 @@ def test_ray_local_runs_and_judges_the_cases(tmp_path):
         [sys.executable, "-m", "rcaeval", "run", "--suite", "smoke", "--agent",
          "replay:thorough", "--executor", "ray:local", "--db", str(tmp_path / "s.duckdb"),
          "--audit-root", str(tmp_path / "audits"), "--run-id", "rl", "--no-progress",
+         "--repeat", "2",
          *[a for c in cases for a in ("--case", c)]],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     con = duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True)
     try:
-        rows = con.execute("SELECT c.case_id, c.status, j.verdict FROM eval_case_runs c "
-                           "JOIN eval_judgment j USING (run_id, case_id) ORDER BY 1").fetchall()
+        rows = con.execute("SELECT run_id, c.case_id, c.status, j.verdict FROM eval_case_runs c "
+                           "JOIN eval_judgment j USING (run_id, case_id) ORDER BY 1, 2").fetchall()
+        members = [r[0] for r in con.execute(
+            "SELECT run_id FROM eval_repeat_runs ORDER BY repeat_index").fetchall()]
     finally:
         con.close()
-    assert rows == [(c, "judged", "pass") for c in cases]
-    for c in cases:
-        manifest = (tmp_path / "audits" / "rl" / c / "manifest.json").read_text()
-        assert '"kind": "ray"' in manifest
+    assert len(members) == 2
+    assert rows == [(m, c, "judged", "pass") for m in members for c in cases]
+    for m in members:
+        for c in cases:
+            manifest = (tmp_path / "audits" / m / c / "manifest.json").read_text()
+            assert '"kind": "ray"' in manifest
+    assert done.stderr.count("Started a local Ray instance") == 1, done.stderr
