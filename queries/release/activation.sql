@@ -1,15 +1,10 @@
 -- Knowledge activations of the measured captures: one row per activation.
--- reads: release_capture (capture.sql), capture_input
+-- reads: release_capture (capture.sql: knowledge_activations, parsed there)
 -- writes: release_activation(capture_id, knowledge_id, admissible, latency_seconds, succeeded,
 --   outage_test) -- succeeded defaults to true; outage_test is the capture's marker (the
 --   dependency deliberately taken down, lower-cased; NULL for ordinary traffic).
 CREATE OR REPLACE TEMP TABLE release_activation AS
 SELECT capture_id, a.knowledge_id, a.admissible, a.latency_seconds,
        coalesce(a.succeeded, true) AS succeeded, outage_test
-FROM (
-  SELECT c.capture_id, c.outage_test,
-         unnest(from_json(i.knowledge_activations,
-           '[{"knowledge_id": "VARCHAR", "admissible": "BOOLEAN", "latency_seconds": "DOUBLE",
-              "succeeded": "BOOLEAN"}]')) AS a
-  FROM release_capture c JOIN capture_input i ON i.src = c.src AND i.line = c.line
-);
+FROM (SELECT capture_id, outage_test, unnest(knowledge_activations) AS a
+      FROM release_capture);

@@ -9,7 +9,11 @@
 --   families are compared case-insensitively (lower-cased, trimmed); a root-cause family of
 --     null / "" / "none" / "unknown" / "n/a" means no cause was named (as in the contract);
 --   rc_evidence_ids: ids the root cause cites; cited_ids: ids cited by the root cause or by
---     a material claim (distinct); hyp_families: hypothesis families in ranked order.
+--     a material claim (distinct); hyp_families: hypothesis families in ranked order;
+--   tool_executions / knowledge_activations: the capture's lists, typed (unnested by
+--     tool_execution.sql and activation.sql).
+-- How: one scan of capture_input (valid rows only: an anti-join with the few problem rows),
+--   each nested column parsed once; nothing joins back to the input.
 CREATE OR REPLACE TEMP TABLE release_capture AS
 WITH latest_review AS (
   SELECT analysis_hash, case_type, expected_family
@@ -18,12 +22,13 @@ WITH latest_review AS (
                              ORDER BY reviewed_at DESC, review_id DESC) = 1
 ),
 valid AS (
-  SELECT i.* EXCLUDE (response, tool_executions, knowledge_activations, review_ids),
+  SELECT i.* EXCLUDE (review_ids),
          TRY_CAST(json_extract_string(i.captured_at, '$') AS TIMESTAMPTZ) AS at
   FROM capture_input i ANTI JOIN capture_problem p ON p.src = i.src AND p.line = i.line
 ),
 win AS (
-  SELECT v.*, from_json(i.response, '{
+  SELECT v.* EXCLUDE (response, tool_executions, knowledge_activations),
+         from_json(v.response, '{
            "root_cause": {"family": "VARCHAR", "confidence": "VARCHAR",
                           "evidence_ids": ["VARCHAR"]},
            "outcome": "VARCHAR", "novel": "BOOLEAN",
@@ -36,8 +41,14 @@ win AS (
          from_json(v.labels, '{"case_type": "VARCHAR", "expected_family": "VARCHAR",
                                "expected_outcome": "VARCHAR",
                                "relevant_evidence_ids": ["VARCHAR"]}') AS lab,
-         from_json(v.harness, '{"analysis_hash": "VARCHAR", "status": "VARCHAR"}') AS h
-  FROM valid v JOIN capture_input i ON i.src = v.src AND i.line = v.line
+         from_json(v.harness, '{"analysis_hash": "VARCHAR", "status": "VARCHAR"}') AS h,
+         from_json(v.tool_executions,
+           '[{"tool": "VARCHAR", "destructive": "BOOLEAN", "probe_template_id": "VARCHAR"}]')
+           AS tools,
+         from_json(v.knowledge_activations,
+           '[{"knowledge_id": "VARCHAR", "admissible": "BOOLEAN", "latency_seconds": "DOUBLE",
+              "succeeded": "BOOLEAN"}]') AS activations
+  FROM valid v
   WHERE v.at >= $start AND v.at < $end
     AND ($stage IS NULL OR json_extract_string(v.stage, '$') = $stage)
 ),
@@ -69,6 +80,8 @@ SELECT f.src, f.line,
            list_filter(f.r.claims, lambda c: coalesce(c.material, false)),
            lambda c: coalesce(c.evidence_ids, []))), [])))            AS cited_ids,
        f.r.evidence                                                   AS evidence,
-       lower(trim(json_extract_string(f.outage_test, '$')))           AS outage_test
+       lower(trim(json_extract_string(f.outage_test, '$')))           AS outage_test,
+       f.tools                                                        AS tool_executions,
+       f.activations                                                  AS knowledge_activations
 FROM fam f
 LEFT JOIN latest_review r ON r.analysis_hash = f.h.analysis_hash;

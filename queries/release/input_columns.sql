@@ -5,9 +5,11 @@
 --   (nulls allowed). Scalar columns may be any type (they are written as JSON values);
 --   nested columns (response, harness, labels, tool_executions, knowledge_activations,
 --   review_ids) may be JSON text or structs/lists.
--- writes: capture_input -- as in input_jsonl.sql; a nested column whose text is not JSON is
---   NULL and named in `bad_json`, so validation reports it for that row only.
-CREATE OR REPLACE TEMP TABLE capture_input AS
+-- writes: capture_input -- as in input_jsonl.sql, but a view: every query that reads it
+--   streams the file(s) again instead of holding a copy of the window in memory; a nested
+--   column whose text is not JSON is NULL and named in `bad_json`, so validation reports it
+--   for that row only.
+CREATE OR REPLACE TEMP VIEW capture_input AS
 SELECT filename                              AS src,
        file_row_number + 1                   AS line,
        to_json(capture_id)                   AS capture_id,

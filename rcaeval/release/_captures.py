@@ -201,8 +201,7 @@ def _load_parquet(con: duckdb.DuckDBPyConnection, files: list[Path],
     except duckdb.Error as exc:
         raise InputError(f"cannot read Parquet: {exc}", file=str(files[0])) from exc
     _load_columns(con, rel, ", ".join(str(p) for p in files))
-    srcs = con.table("capture_input").select("src").pl()["src"].value_counts()
-    counts = dict(srcs.iter_rows())
+    counts = dict(run(con, read_query("release/input_counts.sql")))
     for info in loaded.inputs:
         info.rows = int(counts.get(info.path, 0))
 
