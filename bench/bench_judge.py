@@ -284,7 +284,7 @@ def workload(size: int, ctx: Any) -> list[Any]:
 
 def rejudge_workload(size: int, ctx: Any) -> list[Any]:
     """``rejudge:N``: judge N runs once, then time judging them again from the same store
-    (``--rejudge`` when the judge has it; else a second plain ``rcaeval judge`` into the
+    (``--from-store`` when the judge has it; else a second plain ``rcaeval judge`` into the
     store that already holds them, which is what exists) against one full judge."""
     import subprocess
     import sys
@@ -295,14 +295,17 @@ def rejudge_workload(size: int, ctx: Any) -> list[Any]:
     db, out = base / "rejudge.duckdb", base / "rejudge-judgments"
     help_text = subprocess.run([sys.executable, "-m", "rcaeval", "judge", "--help"],
                                capture_output=True, text=True).stdout
-    mode = ["--rejudge"] if "--rejudge" in help_text else []
-    note = ("rcaeval judge --rejudge (SQL stages only)" if mode else
+    from_store = "--from-store" in help_text
+    note = ("rcaeval judge --from-store (SQL stages only)" if from_store else
             "no re-judge mode yet: a second full `rcaeval judge` into the same store")
     fulls, again = [], []
     for _ in range(ctx.repeat):
         _fresh(db, out)
         fulls.append(timed(_judge_cmd(base, db, out, ctx.jobs, [])))
-        again.append(timed(_judge_cmd(base, db, out, ctx.jobs, mode)))
+        cmd = _judge_cmd(base, db, out, ctx.jobs, ["--from-store"] if from_store else [])
+        if from_store:
+            cmd.remove(str(base / "recorded"))
+        again.append(timed(cmd))
     return [row_from("rejudge", size, "runs/s", again, fulls, "floor: a full judge", note)]
 
 
