@@ -6,6 +6,8 @@ bundle SDK, the linter and the incident tools take them from.
 
 from __future__ import annotations
 
+from rcaeval._vocab import BUNDLE_CHANNELS
+
 REPORT = "evidences/workspace_evidence_report.json"
 PATCH = "analysis_patch.json"
 OUTPUT = "output.txt"
@@ -13,7 +15,7 @@ TRANSCRIPT = "transcript.json"
 TELEMETRY = ".opencode/telemetry.log"
 MANIFEST = "manifest.json"
 
-CHANNELS = ("logs", "metrics", "queries", "events")
+CHANNELS = BUNDLE_CHANNELS
 """The evidence channels of the report's ``channels`` object (preferred-channel names)."""
 
 CHANNEL_FILES = {

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.cli._semantic_opts import (
     SemanticModelOpt,
     SemanticOpt,
@@ -29,8 +30,6 @@ DbOpt = Annotated[
         show_default=False,
     ),
 ]
-DEFAULT_CHUNK_SIZE = 1000
-"""Same as rcaeval.judge.DEFAULT_CHUNK_SIZE (not imported here: the CLI imports lazily)."""
 _VERDICT_STYLE = {"pass": "green", "fail": "red", "invalid": "magenta"}
 
 

@@ -17,9 +17,9 @@ already extracted), :func:`run_judge_sql` (frames only, nothing written).
 
 from __future__ import annotations
 
+from rcaeval._vocab import BUCKETS, DEFAULT_CHUNK_SIZE
 from rcaeval.judge._audit import (
     BULK_MEMORY_LIMIT,
-    DEFAULT_CHUNK_SIZE,
     CaseRules,
     judge_audit,
     judge_loaded,
@@ -60,7 +60,6 @@ from rcaeval.judge._pipeline import (
 )
 from rcaeval.judge._profiles import COMPONENTS, load_profiles
 from rcaeval.judge._rules import (
-    BUCKETS,
     RULE_TABLES,
     SOFT_CHECK_IDS,
     compute_rules_hash,

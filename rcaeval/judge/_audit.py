@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from rcaeval._paths import read_query
 from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
+from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import InputError, RcaevalError
 from rcaeval.judge._load import (
     case_fields,
@@ -32,9 +33,6 @@ from rcaeval.judge._rules import compute_rules_hash, flatten_rules
 from rcaeval.judge._unloadable import describe_load_error, record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
 
-DEFAULT_CHUNK_SIZE = 1000
-"""(run, case) pairs judged per SQL pass by :func:`judge_loaded` / :func:`judge_audit`: the
-pass's TEMP tables and frames are bounded by the chunk, not by the number of runs."""
 BULK_MEMORY_LIMIT = "1GB"
 """DuckDB ``memory_limit`` that ``rcaeval judge`` (and bench/bench_judge.py) sets on a file
 store when neither ``--memory-limit`` nor ``$RCAEVAL_DB_MEMORY_LIMIT`` is given: ample for

@@ -24,6 +24,17 @@ JUDGMENT_VERSION = 1
 """The judgment.json layout version."""
 JUDGMENT_FILE = "judgment.json"
 
+EVAL_JUDGMENT_SCHEMA = pa.schema([
+    ("run_id", pa.string()), ("case_id", pa.string()), ("verdict", pa.string()),
+    ("subtype", pa.string()), ("score", pa.float64()), ("raw_score", pa.float64()),
+    ("hard_gate", pa.bool_()), ("case_type", pa.string()),
+    ("scoring_profile", pa.string()), ("judge_version", pa.string()),
+    ("rules_hash", pa.string()), ("reason", pa.string()), ("judgment_json", pa.string()),
+    ("judged_at", pa.timestamp("us", tz="UTC")),
+])
+"""The Arrow shape of the rows this module and ``_unloadable`` insert into ``eval_judgment``
+(its columns, in the table's order; tests/api/test_vocab.py checks it against the table)."""
+
 
 def _evidence(row: dict[str, Any]) -> dict[str, Any] | None:
     ev = {
@@ -174,15 +185,7 @@ def write_results(
             "judgment_json": packets[(r["run_id"], r["case_id"])].decode("utf-8"),
             "judged_at": judged_at,
         })
-    schema = pa.schema([
-        ("run_id", pa.string()), ("case_id", pa.string()), ("verdict", pa.string()),
-        ("subtype", pa.string()), ("score", pa.float64()), ("raw_score", pa.float64()),
-        ("hard_gate", pa.bool_()), ("case_type", pa.string()),
-        ("scoring_profile", pa.string()), ("judge_version", pa.string()),
-        ("rules_hash", pa.string()), ("reason", pa.string()), ("judgment_json", pa.string()),
-        ("judged_at", pa.timestamp("us", tz="UTC")),
-    ])
-    judg = pa.Table.from_pylist(rows, schema=schema)
+    judg = pa.Table.from_pylist(rows, schema=EVAL_JUDGMENT_SCHEMA)
     con.register("__rcaeval_judgments", judg)
     try:
         con.execute("BEGIN TRANSACTION")

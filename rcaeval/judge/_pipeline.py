@@ -19,10 +19,10 @@ import polars as pl
 import pyarrow as pa
 
 from rcaeval._paths import queries_dir, read_query
+from rcaeval._vocab import BUCKETS, BUCKETS_SQL_LIST
 from rcaeval.errors import InputError
 from rcaeval.grammar import NEVER_MATCHES, REGEX_KEYS, defaults_digest_bytes, detector_regexes
 from rcaeval.judge._profiles import load_profiles, profile_tables
-from rcaeval.judge._rules import BUCKETS
 
 STAGE1_FILES = (
     "facts/catalog.sql",
@@ -297,10 +297,7 @@ def score_and_verdict(con: duckdb.DuckDBPyConnection) -> JudgeFrames:
     _run(con, "judge/verdict.sql")
     con.execute("CREATE OR REPLACE TEMP TABLE j_bucket_scored AS SELECT * FROM bucket_scored")
     con.execute("CREATE OR REPLACE TEMP TABLE j_verdict AS SELECT * FROM verdict")
-    order = (
-        "list_position(['contract', 'workflow', 'execution_contract', 'evidence_collection', "
-        "'critical_evidence', 'evidence_routing', 'diagnosis'], bucket)"
-    )
+    order = f"list_position({BUCKETS_SQL_LIST}, bucket)"
     judgments = con.sql("SELECT * FROM j_verdict ORDER BY run_id, case_id").pl()
     buckets = con.sql(f"SELECT * FROM j_bucket_scored ORDER BY run_id, case_id, {order}").pl()
     has_checks = con.execute(

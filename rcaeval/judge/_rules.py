@@ -16,37 +16,21 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
+from rcaeval._vocab import BUCKETS, BUNDLE_CHANNELS, EVIDENCE_METHODS, REQUIRED_BY_DEFAULT
 from rcaeval.errors import InputError
 from rcaeval.grammar import REGEX_KEYS, any_regex, detector_regexes, each_regex
 from rcaeval.judge._jsonpath import compile_path
 
-BUCKETS: tuple[str, ...] = (
-    "contract",
-    "workflow",
-    "execution_contract",
-    "evidence_collection",
-    "critical_evidence",
-    "evidence_routing",
-    "diagnosis",
-)
-"""Bucket names in evaluation (and report) order."""
-
 RULE_TABLES: tuple[str, ...] = (
     "rule_check", "rule_condition", "rule_detector", "rule_bucket_param", "rule_truth",
 )
-
-REQUIRED_BY_DEFAULT = frozenset({"contract", "execution_contract", "diagnosis.hard"})
-"""Where ``required`` defaults to true when a spec leaves it unset (docs/registry.md)."""
 
 SOFT_CHECK_IDS = frozenset({"attempted_events_collection_persisted"})
 """Score-only checks (seed 000 step 5): failing them lowers the bucket score and can make the
 bucket at most ``partial``, never ``fail``, whatever their ``required`` says. A check may also
 say ``soft: true`` itself."""
 
-DEFAULT_CHANNELS = ["logs", "metrics", "queries", "events"]
-METHODS = frozenset(
-    {"keyword_any", "json_list_nonempty", "json_text_contains_any", "numeric_series_any_gt"}
-)
+METHODS = frozenset(EVIDENCE_METHODS)
 
 _S = pa.string()
 _LIST = pa.list_(pa.string())
@@ -250,7 +234,7 @@ def flatten_rules(
     channels = ec.get("preferred_channels")
     rows["rule_bucket_param"].append({
         "case_id": case_id, "rules_hash": rh,
-        "preferred_channels": list(channels) if channels is not None else list(DEFAULT_CHANNELS),
+        "preferred_channels": list(channels) if channels is not None else list(BUNDLE_CHANNELS),
         "min_preferred_channels": int(ec.get("min_preferred_channels", 1)
                                       if ec.get("min_preferred_channels") is not None else 1),
         "diagnosis_mode": (rules.get("diagnosis") or {}).get("mode") or "deterministic_only",

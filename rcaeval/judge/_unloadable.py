@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
-from rcaeval.judge._packet import JUDGMENT_VERSION, write_packets
+from rcaeval.judge._packet import EVAL_JUDGMENT_SCHEMA, JUDGMENT_VERSION, write_packets
 from rcaeval.judge._pipeline import sql_digest
 
 SUBTYPE_NOT_IN_REGISTRY = "case_not_in_registry"
@@ -101,14 +101,7 @@ def record_unloadable(
                           "audit_path": str(ref.case_dir), "error": reason})
     if not rows:
         return []
-    judgments = pa.Table.from_pylist(rows, schema=pa.schema([
-        ("run_id", pa.string()), ("case_id", pa.string()), ("verdict", pa.string()),
-        ("subtype", pa.string()), ("score", pa.float64()), ("raw_score", pa.float64()),
-        ("hard_gate", pa.bool_()), ("case_type", pa.string()),
-        ("scoring_profile", pa.string()), ("judge_version", pa.string()),
-        ("rules_hash", pa.string()), ("reason", pa.string()), ("judgment_json", pa.string()),
-        ("judged_at", pa.timestamp("us", tz="UTC")),
-    ]))
+    judgments = pa.Table.from_pylist(rows, schema=EVAL_JUDGMENT_SCHEMA)
     runs = pa.Table.from_pylist(case_runs, schema=pa.schema([
         ("run_id", pa.string()), ("case_id", pa.string()), ("audit_path", pa.string()),
         ("error", pa.string()),

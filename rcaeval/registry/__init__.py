@@ -11,6 +11,7 @@ Formats: docs/registry.md. Typical use::
 
 from __future__ import annotations
 
+from rcaeval._vocab import BUCKETS, DEFAULTABLE_BUCKETS, EVIDENCE_CHANNELS, EVIDENCE_METHODS
 from rcaeval.registry._baseline import BaselineCase, BaselineSpec, BaselineSummary
 from rcaeval.registry._case import (
     JUDGE_ONLY_FIELDS,
@@ -23,8 +24,6 @@ from rcaeval.registry._case import (
 )
 from rcaeval.registry._common import ID_PATTERN, Problem, RegistryError, sort_problems
 from rcaeval.registry._conditions import (
-    EVIDENCE_CHANNELS,
-    EVIDENCE_METHODS,
     Condition,
     DetectorCondition,
     EvidenceCondition,
@@ -38,8 +37,6 @@ from rcaeval.registry._conditions import (
 from rcaeval.registry._defaults import JudgeDefaults, apply_defaults, judge_defaults
 from rcaeval.registry._facts import DETECTOR_FACT_PREFIX, FACTS, is_known_fact
 from rcaeval.registry._judge import (
-    BUCKETS,
-    DEFAULTABLE_BUCKETS,
     Bucket,
     Check,
     CriticalEvidenceBucket,

@@ -11,15 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
+from rcaeval._vocab import EVIDENCE_METHODS
 from rcaeval.registry._common import FileName, Id, JsonPathLite
-
-EVIDENCE_METHODS = (
-    "keyword_any",
-    "json_list_nonempty",
-    "json_text_contains_any",
-    "numeric_series_any_gt",
-)
-EVIDENCE_CHANNELS = ("logs", "metrics", "queries", "events", "ticket_context")
 
 _STRICT = ConfigDict(extra="forbid")
 NonEmptyStr = Annotated[str, Field(min_length=1)]

@@ -9,8 +9,8 @@ from typing import TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict
 
+from rcaeval._vocab import REQUIRED_BY_DEFAULT
 from rcaeval.registry._judge import (
-    REQUIRED_BY_DEFAULT,
     Bucket,
     Diagnosis,
     EvidenceCollectionBucket,

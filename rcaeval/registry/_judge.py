@@ -15,41 +15,20 @@ from pydantic import (
     model_validator,
 )
 
+from rcaeval._vocab import (
+    BUCKETS,
+    BUNDLE_CHANNELS,
+    EVIDENCE_CHANNELS,
+)
 from rcaeval.grammar import Grammar, merge_extensions
 from rcaeval.registry._common import Id
-from rcaeval.registry._conditions import (
-    EVIDENCE_CHANNELS,
-    Condition,
-    EvidenceCondition,
-    NonEmptyStr,
-)
+from rcaeval.registry._conditions import Condition, EvidenceCondition, NonEmptyStr
 from rcaeval.registry._regex import re2_problem
 
 _STRICT = ConfigDict(extra="forbid")
 
-BUCKETS = (
-    "contract",
-    "workflow",
-    "execution_contract",
-    "evidence_collection",
-    "critical_evidence",
-    "evidence_routing",
-    "diagnosis",
-)
-"""Bucket names in evaluation order."""
-DEFAULTABLE_BUCKETS = (
-    "contract",
-    "workflow",
-    "execution_contract",
-    "evidence_collection",
-    "evidence_routing",
-)
-"""Buckets that get ``judge_defaults.yaml`` checks when a judge.yaml omits them."""
-REQUIRED_BY_DEFAULT = frozenset({"contract", "execution_contract", "diagnosis.hard"})
-"""Where a check's ``required`` defaults to true (elsewhere it defaults to false)."""
 
-Channel = Literal["logs", "metrics", "queries", "events", "ticket_context"]
-assert set(EVIDENCE_CHANNELS) == set(Channel.__args__)  # type: ignore[attr-defined]
+Channel = Literal[EVIDENCE_CHANNELS]  # type: ignore[valid-type]
 
 
 class _CheckBase(BaseModel):
@@ -153,7 +132,7 @@ class Bucket(BaseModel):
 
 class EvidenceCollectionBucket(Bucket):
     preferred_channels: list[Channel] = Field(
-        default_factory=lambda: ["logs", "metrics", "queries", "events"], min_length=1
+        default_factory=lambda: list(BUNDLE_CHANNELS), min_length=1
     )
     min_preferred_channels: int = Field(default=1, ge=0)
 

@@ -9,11 +9,11 @@ import re
 from collections import Counter
 from typing import Any
 
+from rcaeval._vocab import BUCKETS
 from rcaeval.registry._baseline import BaselineSpec
 from rcaeval.registry._case import JUDGE_ONLY_FIELDS
 from rcaeval.registry._common import Problem
 from rcaeval.registry._facts import DETECTOR_FACT_PREFIX, FACTS
-from rcaeval.registry._judge import BUCKETS
 from rcaeval.registry._merged import MergedCase
 from rcaeval.registry._suite import SuiteSpec
 from rcaeval.registry._yamlsrc import YamlDoc, YamlPath, dotted

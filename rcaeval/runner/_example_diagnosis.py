@@ -21,7 +21,9 @@ from typing import Any
 
 import orjson
 
-CHANNELS = ("logs", "metrics", "queries", "events")
+from rcaeval.bundle import CHANNELS as BUNDLE_CHANNELS
+
+CHANNELS = BUNDLE_CHANNELS
 PANIC_RE = re.compile(r"\bpanic|fatal error|sigabrt", re.I)
 KILL_RE = re.compile(r"kill query|\bkilled\b|out of memory|\boom\b|exceed\w* (?:the )?mem\w* quota"
                      r"|query execution was interrupted|memory limit", re.I)

@@ -14,6 +14,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
+from rcaeval._vocab import BUCKETS, BUCKETS_SQL_LIST
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.store import _parquet
 from rcaeval.store._migrations import (
@@ -26,15 +27,7 @@ from rcaeval.store._migrations import (
 from rcaeval.store._sqlnames import base_tables, primary_key, quote_ident, table_columns
 
 #: The judge's buckets in report order; ``buckets()``/``checks()`` sort by it (unknown last).
-BUCKET_ORDER: tuple[str, ...] = (
-    "contract",
-    "workflow",
-    "execution_contract",
-    "evidence_collection",
-    "critical_evidence",
-    "evidence_routing",
-    "diagnosis",
-)
+BUCKET_ORDER: tuple[str, ...] = BUCKETS
 
 Filter = str | Sequence[str] | None
 F = TypeVar("F", bound=Callable[..., Any])
@@ -396,7 +389,7 @@ class Store:
 
 
 _BUCKET_RANK = (
-    "coalesce(list_position([" + ", ".join(f"'{b}'" for b in BUCKET_ORDER) + "], bucket), 1000)"
+    f"coalesce(list_position({BUCKETS_SQL_LIST}, bucket), 1000)"
 )
 
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from rcaeval._vocab import BUNDLE_CHANNELS
 from rcaeval.synth import _answers as ans
 from rcaeval.synth._incident import Incident, iso, raw_log_text
 from rcaeval.synth._io import TreeWriter, file_digest
@@ -37,7 +38,7 @@ _SIGNAL_LEVELS = {"WARN", "ERROR", "FATAL"}
 
 
 def _collected(inc: Incident, behaviour: str) -> list[str]:
-    avail = [c for c in ("logs", "metrics", "queries", "events") if c not in inc.unavailable]
+    avail = [c for c in BUNDLE_CHANNELS if c not in inc.unavailable]
     if behaviour == "shallow":
         return ["metrics"] if "metrics" in avail else ["logs"]
     return avail
@@ -46,7 +47,7 @@ def _collected(inc: Incident, behaviour: str) -> list[str]:
 def _attempted(inc: Incident, behaviour: str) -> list[str]:
     if behaviour == "shallow":
         return _collected(inc, behaviour)
-    return ["logs", "metrics", "queries", "events"]
+    return list(BUNDLE_CHANNELS)
 
 
 def _scope(inc: Incident, behaviour: str, case_index: int) -> tuple[str, str, str]:
@@ -203,7 +204,7 @@ def write_bundle(case_dir: Path, inc: Incident, behaviour: str, run_id: str, cas
     channels = {}
     counts = {"logs": len(logs), "metrics": len(inc.series), "queries": len(inc.queries),
               "events": len(inc.events)}
-    for ch in ("logs", "metrics", "queries", "events"):
+    for ch in BUNDLE_CHANNELS:
         if ch not in attempted:
             channels[ch] = {"attempted": False, "status": "skipped", "count": 0}
         elif ch in inc.unavailable:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from rcaeval._vocab import BUNDLE_CHANNELS
 from rcaeval.errors import InputError
 from rcaeval.registry import RootCause
 
@@ -22,7 +23,7 @@ _STRICT = ConfigDict(extra="forbid")
 _HERE = Path(__file__).resolve().parent
 SCENARIO_DIR = _HERE / "scenarios"
 LIBRARY_FILE = _HERE / "library.yaml"
-CHANNELS = ("logs", "metrics", "queries", "events")
+CHANNELS = BUNDLE_CHANNELS
 REF_RE = re.compile(r"\{(log|metric|query|event):([a-z0-9_]+)(?:@([a-z0-9-]+))?\}")
 
 
@@ -176,7 +177,7 @@ class Scenario(BaseModel):
     story: str
     ground_truth: RootCause  # the registry's own model: the template writes it verbatim
     ticket: TicketSpec
-    unavailable: list[Literal["logs", "metrics", "queries", "events"]] = Field(
+    unavailable: list[Literal[BUNDLE_CHANNELS]] = Field(  # type: ignore[valid-type]
         default_factory=list
     )
     noise_lines: int = Field(default=20, ge=0)

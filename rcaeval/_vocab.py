@@ -1,0 +1,56 @@
+"""The judge's shared vocabulary: each name list and default that more than one subpackage
+uses has its one home here, and every other module derives from it.
+
+This module imports nothing (not even the standard library), so the CLI, the registry models,
+the judge, the store and the reports can all import it without cost or cycles.
+tests/api/test_vocab.py fails when another module writes one of these lists again.
+"""
+
+BUCKETS: tuple[str, ...] = (
+    "contract",
+    "workflow",
+    "execution_contract",
+    "evidence_collection",
+    "critical_evidence",
+    "evidence_routing",
+    "diagnosis",
+)
+"""Bucket names in evaluation and report order (docs/judge.md, "Checks and buckets"): one SQL
+file ``queries/judge/buckets/<bucket>.sql`` each; stores and reports sort buckets by it."""
+
+BUCKETS_SQL_LIST = "[" + ", ".join(f"'{b}'" for b in BUCKETS) + "]"
+""":data:`BUCKETS` as a DuckDB list literal, for ``list_position(<it>, bucket)`` ordering."""
+
+DEFAULTABLE_BUCKETS: tuple[str, ...] = (
+    "contract",
+    "workflow",
+    "execution_contract",
+    "evidence_collection",
+    "evidence_routing",
+)
+"""Buckets that get ``judge_defaults.yaml`` checks when a judge.yaml omits them."""
+
+REQUIRED_BY_DEFAULT: frozenset[str] = frozenset({"contract", "execution_contract",
+                                                 "diagnosis.hard"})
+"""Where a check's ``required`` defaults to true when a spec leaves it unset (elsewhere it
+defaults to false; docs/registry.md)."""
+
+EVIDENCE_METHODS: tuple[str, ...] = (
+    "keyword_any",
+    "json_list_nonempty",
+    "json_text_contains_any",
+    "numeric_series_any_gt",
+)
+"""The critical-evidence methods a ``{method: ...}`` condition may name (docs/judge.md,
+"Critical-evidence methods"; CONTRIBUTING.md, "Add an evidence method")."""
+
+BUNDLE_CHANNELS: tuple[str, ...] = ("logs", "metrics", "queries", "events")
+"""The evidence channels a bundle carries files for (docs/bundle-contract.md), in order; also
+a judge.yaml's default ``preferred_channels``."""
+
+EVIDENCE_CHANNELS: tuple[str, ...] = (*BUNDLE_CHANNELS, "ticket_context")
+"""Every channel a check may name: the bundle's channels and the incident ticket's context."""
+
+DEFAULT_CHUNK_SIZE = 1000
+"""Cases judged per pass by ``judge_audit``/``judge_store`` and ``rcaeval judge
+--chunk-size`` (docs/judge.md, "Chunks and memory")."""
