@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from rcaeval.cli._cmd_report import DbOpt, RegistryOpt
+from rcaeval.cli._cmd_report import RegistryOpt
+from rcaeval.cli._opts import DbOpt
 
 
 def register(app: typer.Typer) -> None:

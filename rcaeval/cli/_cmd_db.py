@@ -11,14 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-DbOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--db",
-        help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb; ':memory:' works).",
-        show_default=False,
-    ),
-]
+from rcaeval.cli._opts import DbOpt
+
 ChecksumOpt = Annotated[
     bool,
     typer.Option(

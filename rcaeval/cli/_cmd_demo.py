@@ -18,6 +18,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from rcaeval.cli._opts import DbOpt, RegistryOpt
+
 SUITE = "smoke"
 
 
@@ -54,15 +56,11 @@ def _counts(store: Any, run_id: str) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("demo")
     def demo(
-        db: Annotated[Path | None, typer.Option(
-            "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb).",
-            show_default=False)] = None,
+        db: DbOpt = None,
         out: Annotated[Path | None, typer.Option(
             "--out", help="Audit dirs and reports (default: <data>/eval_audits).",
             show_default=False)] = None,
-        registry: Annotated[Path | None, typer.Option(
-            "--registry", help="Registry dir (default: $RCAEVAL_REGISTRY, else "
-            "<data>/registry).", show_default=False)] = None,
+        registry: RegistryOpt = None,
         progress: Annotated[bool, typer.Option(
             "--progress/--no-progress", help="Live progress bars (only on a terminal).")
         ] = True,

@@ -4,10 +4,11 @@ say what is wrong. Exit 0 when nothing failed (warnings are printed), 7 when a c
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from rcaeval.cli._opts import AgentEnvOpt, DbOpt, RegistryOpt
 
 _STYLE = {"ok": "green", "warn": "yellow", "fail": "red", "skip": "dim"}
 
@@ -21,15 +22,9 @@ def register(app: typer.Typer) -> None:
         agent: Annotated[str | None, typer.Option(
             "--agent", help="Also check this agent spec: acp: starts it and does the ACP "
             "handshake; command: resolves the executable.", show_default=False)] = None,
-        agent_env: Annotated[list[str] | None, typer.Option(
-            "--agent-env", help="KEY=VALUE or KEY for the agent's environment "
-            "(repeatable).", show_default=False)] = None,
-        registry: Annotated[Path | None, typer.Option(
-            "--registry", help="Registry dir (default: $RCAEVAL_REGISTRY, else "
-            "<data>/registry).", show_default=False)] = None,
-        db: Annotated[Path | None, typer.Option(
-            "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb).",
-            show_default=False)] = None,
+        agent_env: AgentEnvOpt = None,
+        registry: RegistryOpt = None,
+        db: DbOpt = None,
         timeout: Annotated[float, typer.Option(
             "--timeout", min=0.1, metavar="S", help="Seconds the agent gets to answer each "
             "handshake request.")] = 30.0,

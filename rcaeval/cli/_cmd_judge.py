@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
+from rcaeval.cli._opts import DbOpt, RegistryOpt
 from rcaeval.cli._semantic_opts import (
     SemanticModelOpt,
     SemanticOpt,
@@ -22,14 +23,6 @@ from rcaeval.cli._semantic_opts import (
 
 _out = Console()
 
-DbOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--db",
-        help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb; ':memory:' works).",
-        show_default=False,
-    ),
-]
 _VERDICT_STYLE = {"pass": "green", "fail": "red", "invalid": "magenta"}
 
 
@@ -94,9 +87,7 @@ def register(app: typer.Typer) -> None:
     def judge(
         audit_dir: Annotated[Path, typer.Argument(
             help="An audits root (<root>/<run_id>/<case_id>/) or one run dir.")],
-        registry: Annotated[Path | None, typer.Option(
-            "--registry", help="Registry root (default: $RCAEVAL_REGISTRY or data/registry).",
-            show_default=False)] = None,
+        registry: RegistryOpt = None,
         db: DbOpt = None,
         out: Annotated[Path | None, typer.Option(
             "--out", help="Write judgment.json to OUT/<run_id>/<case_id>/ instead of into each "

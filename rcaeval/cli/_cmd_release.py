@@ -8,15 +8,14 @@ from typing import Annotated, Any
 
 import typer
 
+from rcaeval.cli._opts import DbOpt
+
 GATE_EXIT_HELP = (
     "Exit codes: 0 every gate passes; 4 a gate fails; 3 the artifact is refused (no "
     "provenance, edited after measurement, synthetic without --allow-synthetic, malformed); "
     "6 no such file."
 )
 
-DbOpt = Annotated[Path | None, typer.Option(
-    "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb; ':memory:' "
-    "works).", show_default=False)]
 
 
 def register(app: typer.Typer) -> None:

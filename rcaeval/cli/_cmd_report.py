@@ -9,11 +9,8 @@ from typing import Annotated
 
 import typer
 
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb).",
-                 show_default=False),
-]
+from rcaeval.cli._opts import DbOpt
+
 RegistryOpt = Annotated[
     Path | None,
     typer.Option("--registry", help="Registry dir (default: $RCAEVAL_REGISTRY, else "

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from rcaeval.cli._opts import AgentEnvOpt, DbOpt, RegistryOpt
 from rcaeval.cli._semantic_opts import (
     SemanticModelOpt,
     SemanticOpt,
@@ -85,12 +86,8 @@ def register(app: typer.Typer) -> None:
             "--agent-name", help="Name the agent in reports and charts (default: derived "
             "from --agent, e.g. replay:thorough -> thorough, acp:python -m pkg.my_agent -> "
             "my_agent).", show_default=False)] = None,
-        registry: Annotated[Path | None, typer.Option(
-            "--registry", help="Registry dir (default: $RCAEVAL_REGISTRY, else "
-            "<data>/registry).", show_default=False)] = None,
-        db: Annotated[Path | None, typer.Option(
-            "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb).",
-            show_default=False)] = None,
+        registry: RegistryOpt = None,
+        db: DbOpt = None,
         audit_root: Annotated[Path | None, typer.Option(
             "--audit-root", help="Audit dirs go to AUDIT_ROOT/<run_id>/<case_id>/ (default: "
             "<data>/eval_audits; a resumed run keeps its own).", show_default=False)] = None,
@@ -119,9 +116,7 @@ def register(app: typer.Typer) -> None:
             "configuration) without re-running finished cases.", show_default=False)] = None,
         cases: Annotated[list[str] | None, typer.Option(
             "--case", help="Run only this case (repeatable).", show_default=False)] = None,
-        agent_env: Annotated[list[str] | None, typer.Option(
-            "--agent-env", help="KEY=VALUE for the agent's environment, or KEY to pass the "
-            "runner's own value (repeatable).", show_default=False)] = None,
+        agent_env: AgentEnvOpt = None,
         baseline_diff: Annotated[bool, typer.Option(
             "--baseline-diff/--no-baseline-diff", help="Compare the run with the suite's "
             "baseline afterwards; exit 4 on a regression.")] = False,

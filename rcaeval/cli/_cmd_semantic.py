@@ -11,14 +11,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from rcaeval.cli._opts import DbOpt
+
 
 def _console() -> Console:
     """stdout, at least 140 columns wide so the agreement table never folds."""
     return Console(width=max(Console().width, 140))
 
-DbOpt = Annotated[Path | None, typer.Option(
-    "--db", help="Store file (default: $RCAEVAL_DB, else <data>/rcaeval.duckdb).",
-    show_default=False)]
 FORMATS = ("table", "csv", "json")
 
 

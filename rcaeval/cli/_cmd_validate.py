@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from rcaeval.cli._opts import RegistryOpt
 
 
 class OutputFormat(StrEnum):
@@ -17,11 +18,7 @@ class OutputFormat(StrEnum):
 def register(app: typer.Typer) -> None:
     @app.command("validate")
     def validate(
-        registry: Annotated[
-            Path | None,
-            typer.Option("--registry", help="Registry dir (default: $RCAEVAL_REGISTRY or "
-                         "data/registry)."),
-        ] = None,
+        registry: RegistryOpt = None,
         fmt: Annotated[
             OutputFormat, typer.Option("--format", help="Output format.")
         ] = OutputFormat.text,
