@@ -234,11 +234,12 @@ def disconnect_executor() -> None:
 
 def make_executor(spec: str, job: CaseJob, events: queue.Queue[Any], *, jobs: int | None,
                   ws_root: Path, workspace_root: str | Path | None, adapter: AgentAdapter,
-                  sandbox: Sandbox, owned: bool = False) -> Executor:
+                  sandbox: Sandbox, owned: bool = False, min_jobs: int = 1) -> Executor:
     """The executor ``spec`` names (see :func:`check_executor`)."""
     if spec == "local":
         return LocalExecutor(job, events, jobs=jobs or 1, ws_root=ws_root, adapter=adapter,
                              sandbox=sandbox)
     from rcaeval.runner._ray import RayExecutor
 
-    return RayExecutor(job, events, jobs=jobs, workspace_root=workspace_root, owned=owned)
+    return RayExecutor(job, events, jobs=jobs, workspace_root=workspace_root, owned=owned,
+                       min_jobs=min_jobs)

@@ -363,7 +363,7 @@ def run_suite(
         try:
             pool = make_executor(executor_spec, job, events, jobs=jobs, ws_root=ws_root,
                                  workspace_root=workspace_root, adapter=adapter, sandbox=sb,
-                                 owned=owned)
+                                 owned=owned, min_jobs=policy.jobs)
             with bar:
                 early: list[Done] = []
                 submitted = 0

@@ -102,11 +102,13 @@ class _Item:
 
 
 class RayExecutor:
-    """At most ``jobs`` outstanding Ray tasks (default: the cluster's CPUs), each asking
+    """At most ``jobs`` outstanding Ray tasks (default: the cluster's CPUs, at least
+    ``min_jobs``, the suite's ``execution.jobs``), each asking
     for its case's ``cpus`` / ``memory_mb``; results go to the run loop's event queue."""
 
     def __init__(self, job: CaseJob, events: queue.Queue[Any], *, jobs: int | None,
-                 workspace_root: str | Path | None, owned: bool = False) -> None:
+                 workspace_root: str | Path | None, owned: bool = False,
+                 min_jobs: int = 1) -> None:
         self.ray = import_ray()
         self.owned = owned
         # --agent-env NAME passes the runner's own value: the driver's, not a worker's
@@ -115,7 +117,7 @@ class RayExecutor:
                                                        if v is not None})
         self.events = events
         self.ws_root = str(Path(workspace_root).resolve()) if workspace_root else None
-        self.jobs = jobs or max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+        self.jobs = jobs or max(min_jobs, int(self.ray.cluster_resources().get("CPU", 1)))
         self.remote = self.ray.remote(ray_case)
         self.pending: collections.deque[_Item] = collections.deque()
         self.inflight: dict[Any, _Item] = {}
