@@ -35,6 +35,7 @@ from rcaeval.charts._data import (
     verdict_long,
 )
 from rcaeval.charts._tables import show_table, table_html
+from rcaeval.charts._trend import release_trend, trend_chart
 
 __all__ = [
     "SERIES_COLORS",
@@ -45,10 +46,12 @@ __all__ = [
     "chart_svg",
     "count_axis",
     "paired_cases",
+    "release_trend",
     "score_chart",
     "show_chart",
     "show_table",
     "table_html",
+    "trend_chart",
     "verdict_chart",
     "verdict_counts",
     "verdict_long",

@@ -99,35 +99,50 @@ def register(app: typer.Typer) -> None:
         typer.echo(str(html))
         typer.echo(str(ipynb))
 
-    @notebook.command("release-gate")
-    def release_gate(
-        metrics: Annotated[Path, typer.Argument(help="A release_metrics/1 file (rcaeval "
-                                                "release metrics).")],
-        stage: Annotated[
-            str | None,
-            typer.Option("--stage", help="Rollout stage the artifact must have measured.",
-                         show_default=False),
-        ] = None,
-        strict: Annotated[bool, typer.Option("--strict", help="Rates must clear their "
-                                             "threshold with the Wilson bound.")] = False,
-        allow_synthetic: Annotated[bool, typer.Option(
-            "--allow-synthetic", help="Test-only: accept a synthetic artifact.")] = False,
-        out: Annotated[
-            Path | None,
-            typer.Option("--out", help="HTML file to write; the executed .ipynb goes next to "
-                         "it (default: ./release_gate.html).", show_default=False),
-        ] = None,
-        show_code: ShowCodeOpt = False,
-    ) -> None:
-        """Execute notebooks/release_gate.ipynb: the gate decision, each metric against its
-        threshold with interval and sample size, the population by case type."""
-        from rcaeval.report import render_release_gate_notebook
-
-        html, ipynb, passed = render_release_gate_notebook(
-            metrics, stage=stage, strict=strict, allow_synthetic=allow_synthetic, out=out,
-            show_code=show_code)
-        typer.echo(str(html))
-        typer.echo(str(ipynb))
-        typer.echo(f"gate: {'passed' if passed else 'FAILED'}")
+    notebook.command("release-gate", help=RELEASE_REPORT_HELP)(release_report)
 
     app.add_typer(notebook, name="notebook")
+
+
+RELEASE_REPORT_HELP = (
+    "Execute notebooks/release_gate.ipynb on a metrics JSON and write static HTML: the gate "
+    "decision, each metric against its threshold with interval and sample size, the "
+    "population by case type, and each metric's trend over the earlier windows stored in the "
+    "store (`rcaeval release metrics --record`). Exit codes: 0 written (whatever the gate "
+    "decided); 3 the artifact is refused; 6 no such file or store.")
+
+
+def release_report(
+    metrics: Annotated[Path, typer.Argument(help="A release_metrics/1 file (rcaeval "
+                                            "release metrics).")],
+    db_path: Annotated[
+        Path | None,
+        typer.Option("--db", help="Store with the recorded release windows for the trend "
+                     "(default: $RCAEVAL_DB, else <data>/rcaeval.duckdb; no trend when that "
+                     "file does not exist).", show_default=False),
+    ] = None,
+    stage: Annotated[
+        str | None,
+        typer.Option("--stage", help="Rollout stage the artifact must have measured.",
+                     show_default=False),
+    ] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Rates must clear their "
+                                         "threshold with the Wilson bound.")] = False,
+    allow_synthetic: Annotated[bool, typer.Option(
+        "--allow-synthetic", help="Test-only: accept a synthetic artifact.")] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option("--html", "--out", help="HTML file to write; the executed .ipynb goes "
+                     "next to it (default: ./release_gate.html).", show_default=False),
+    ] = None,
+    show_code: ShowCodeOpt = False,
+) -> None:
+    """One implementation for `rcaeval release report` and `rcaeval notebook release-gate`."""
+    from rcaeval.report import render_release_gate_notebook
+
+    res = render_release_gate_notebook(
+        metrics, db=db_path, stage=stage, strict=strict, allow_synthetic=allow_synthetic,
+        out=out, show_code=show_code)
+    typer.echo(str(res.html))
+    typer.echo(str(res.ipynb))
+    typer.echo(f"gate: {'passed' if res.passed else 'FAILED'}; trend: {res.trend_note}")

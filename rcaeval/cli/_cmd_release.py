@@ -46,6 +46,10 @@ def register(app: typer.Typer) -> None:
             "--confidence", help="Confidence level of the Wilson intervals.")] = 0.95,
         memory_limit: Annotated[str | None, typer.Option(
             "--memory-limit", help="DuckDB memory limit, e.g. 2GB.")] = None,
+        record: Annotated[bool, typer.Option(
+            "--record", help="Also record the window's metrics and gate decision in the store "
+            "(the release-gate report's trend; idempotent).")] = False,
+        db: DbOpt = None,
     ) -> None:
         from rcaeval.release._metrics import measure, write_metrics_json
 
@@ -53,6 +57,8 @@ def register(app: typer.Typer) -> None:
                     memory_limit=memory_limit)
         doc = write_metrics_json(m, out)
         _print_metrics(doc)
+        if record:
+            _record(out, db, allow_synthetic=False)
         if m.problems:
             _print_problems(m.problems)
             raise typer.Exit(3)
@@ -90,6 +96,54 @@ def register(app: typer.Typer) -> None:
             json_out.write_bytes(orjson.dumps(res.as_dict(), option=orjson.OPT_INDENT_2))
         if not res.passed:
             raise GateFailed(f"release gate failed: {', '.join(res.failed)}")
+
+    @release.command("record", help=(
+        "Record a metrics JSON's window (metrics, gate decision, provenance) in the store, for "
+        "the trend across windows; recording the same artifact again changes nothing. Exit "
+        "codes: 0 recorded (or already recorded); 3 the artifact is refused (as by `release "
+        "gate`); 6 no such file."))
+    def record_cmd(
+        artifact: Annotated[Path, typer.Argument(help="Metrics JSON from `release metrics`.")],
+        db: DbOpt = None,
+        allow_synthetic: Annotated[bool, typer.Option(
+            "--allow-synthetic", help="TEST-ONLY: record an artifact marked synthetic.")] = False,
+    ) -> None:
+        _record(artifact, db, allow_synthetic=allow_synthetic)
+
+    @release.command("windows", help=(
+        "List the release windows recorded in the store (oldest first; the latest "
+        "measurement of each window and stage): gate decision, failing metrics, captures, "
+        "measurement job and artifact checksum."))
+    def windows_cmd(
+        db: DbOpt = None,
+        stage: Annotated[str | None, typer.Option(
+            "--stage", help="Only this stage ('all': measured over every stage).")] = None,
+        synthetic: Annotated[bool, typer.Option(
+            "--synthetic/--no-synthetic", help="Include windows of synthetic artifacts.")
+        ] = True,
+        json_out: Annotated[Path | None, typer.Option(
+            "--json-out", help="Also write the rows as JSON lines.")] = None,
+    ) -> None:
+        import polars as pl
+
+        from rcaeval.release._history import stored_windows
+        from rcaeval.store import connect
+
+        with connect(db, read_only=True) as store:
+            frame = stored_windows(store, stage=stage, include_synthetic=synthetic)
+        _print_frame("release windows", frame.select(
+            "window_spec", "stage", pl.when(pl.col("gate_passed")).then(pl.lit("pass"))
+            .otherwise(pl.lit("FAIL")).alias("gate"),
+            pl.col("failed").list.join(", ").alias("failing"), "captures_in_window",
+            "synthetic", "measurements", "computed_at",
+            pl.col("artifact_sha256").str.slice(0, 12).alias("sha256")))
+        if json_out is not None:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            frame.write_ndjson(json_out)
+
+    from rcaeval.cli._cmd_notebook import RELEASE_REPORT_HELP, release_report
+
+    release.command("report", help=RELEASE_REPORT_HELP)(release_report)
 
     @release.command("sample", help=(
         "Write a generated capture window (deterministic for --seed: every case type, a "
@@ -211,6 +265,20 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(3)
 
     app.add_typer(release, name="release")
+
+
+def _record(artifact: Path, db: Path | None, *, allow_synthetic: bool) -> None:
+    from rcaeval.release._history import record_window
+    from rcaeval.store import connect
+
+    with connect(db) as store:
+        res = record_window(store, artifact, allow_synthetic=allow_synthetic)
+        label = store.label
+    what = "recorded" if res.new else "already recorded"
+    typer.echo(f"{what}: window {res.window_start:%Y-%m-%dT%H:%MZ} .. "
+               f"{res.window_end:%Y-%m-%dT%H:%MZ} stage {res.stage} (gate "
+               f"{'passed' if res.gate_passed else 'FAILED'}; sha256 "
+               f"{res.artifact_sha256[:12]}) in {label}")
 
 
 def _print_frame(title: str, frame: Any) -> None:

@@ -6,12 +6,14 @@ reviews, and the gate itself (seed 003's release procedure). See docs/release.md
     m = rel.measure(path, window, reviews="reviews.jsonl")   # frame + provenance + problems
     rel.write_metrics_json(m, Path("M.json"))
     rel.check_gate(rel.load_artifact("M.json"), strict=True)
+    rel.record_window(store, "M.json"); rel.stored_windows(store)  # the window history
 """
 
 from __future__ import annotations
 
 from rcaeval.release._candidates import CandidateResult, knowledge_candidates
 from rcaeval.release._gate import GateResult, GateRow, check_gate, load_artifact
+from rcaeval.release._history import RecordResult, record_window, stored_windows
 from rcaeval.release._metrics import (
     METRICS_FORMAT,
     Measurement,
@@ -52,6 +54,6 @@ __all__ = [
     "verified_actions",
     "KnowledgeActivation", "Measurement", "Review", "Threshold", "ToolExecution", "Window",
     "check_gate", "json_schemas", "load_artifact", "measure", "metrics", "parse_window",
-    "read_reviews", "seal", "synthetic_artifact", "write_document", "write_metrics_json",
-    "write_synthetic_files",
+    "RecordResult", "read_reviews", "record_window", "seal", "stored_windows",
+    "synthetic_artifact", "write_document", "write_metrics_json", "write_synthetic_files",
 ]

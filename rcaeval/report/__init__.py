@@ -107,12 +107,13 @@ __all__ = [
 from rcaeval.report._notebook import (  # noqa: E402 - the regression report notebook
     KERNEL_NAME,
     NotebookRender,
+    ReleaseGateRender,
     render_explore_notebook,
     render_regression_notebook,
     render_release_gate_notebook,
 )
 
-__all__ += ["KERNEL_NAME", "NotebookRender", "render_explore_notebook",
+__all__ += ["KERNEL_NAME", "NotebookRender", "ReleaseGateRender", "render_explore_notebook",
             "render_regression_notebook", "render_release_gate_notebook"]
 
 # Machine-readable results (--results-json, --junit-xml) and file problems (docs/results.md).

@@ -290,29 +290,71 @@ def render_explore_notebook(
 RELEASE_NOTEBOOK_NAME = "release_gate.ipynb"
 
 
+@dataclass(frozen=True)
+class ReleaseGateRender:
+    """What :func:`render_release_gate_notebook` produced: the files, the gate decision, and
+    the store the trend read (``db``; None when there was none) with the number of windows
+    the trend shows and a one-line note about it."""
+
+    html: Path
+    ipynb: Path
+    passed: bool
+    db: Path | None
+    trend_windows: int
+    trend_note: str
+
+
+def _trend_store(db: str | Path | None, doc: dict[str, Any], *, allow_synthetic: bool
+                 ) -> tuple[Path | None, int, str]:
+    """The store the release-gate trend reads, how many windows it will show, and a note.
+    An explicit ``db`` must exist (:class:`NotFoundError`); the default store is used only
+    when its file exists. An old store without the release windows is an :class:`InputError`
+    (``rcaeval db migrate``) raised by the read-only connect."""
+    from rcaeval.charts import release_trend
+    from rcaeval.store import connect, resolve_db_path
+
+    path = resolve_db_path(db)
+    if path is None or not Path(path).exists():
+        if db is not None:
+            raise NotFoundError(f"store {path or db} does not exist")
+        return None, 1, (f"no store ({path} does not exist): this window only; record "
+                         "windows with `rcaeval release metrics --record`")
+    path = Path(path).resolve()
+    with connect(path, read_only=True) as s:
+        trend = release_trend(s, doc, allow_synthetic=allow_synthetic)
+    n = trend["window"].n_unique() if trend.height else 0
+    return path, n, f"{n} window(s) from {path}"
+
+
 def render_release_gate_notebook(
     metrics: str | Path,
     *,
+    db: str | Path | None = None,
     stage: str | None = None,
     strict: bool = False,
     allow_synthetic: bool = False,
     out: str | Path | None = None,
     show_code: bool = False,
     timeout_s: int = 600,
-) -> tuple[Path, Path, bool]:
+) -> ReleaseGateRender:
     """Execute ``notebooks/release_gate.ipynb`` on a ``release_metrics/1`` file and write its
-    HTML (default ``release_gate.html``) and executed ``.ipynb``; returns ``(html, ipynb,
-    passed)``. The artifact is loaded and checked first, so a refused one raises the same
-    :class:`InputError` as ``rcaeval release gate`` (exit 3) before anything runs."""
+    HTML (default ``release_gate.html``) and executed ``.ipynb``. The artifact is loaded and
+    checked first, so a refused one raises the same :class:`InputError` as ``rcaeval release
+    gate`` (exit 3) before anything runs. The trend reads the windows recorded in the store
+    ``db`` (default ``$RCAEVAL_DB``, else ``<data>/rcaeval.duckdb``, when that file exists;
+    see :func:`rcaeval.release.record_window`) of the artifact's stage, up to its window."""
     from rcaeval._paths import notebooks_dir
     from rcaeval.release import check_gate, load_artifact
 
     path = Path(metrics).resolve()
-    result = check_gate(load_artifact(path), allow_synthetic=allow_synthetic, strict=strict,
-                        stage=stage)
+    doc = load_artifact(path)
+    result = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage)
+    db_path, windows, note = _trend_store(db, doc, allow_synthetic=allow_synthetic)
     params: dict[str, Any] = {"metrics": str(path), "stage": stage, "strict": strict,
-                              "allow_synthetic": allow_synthetic}
+                              "allow_synthetic": allow_synthetic,
+                              "db": str(db_path) if db_path is not None else None}
     html = Path(out) if out is not None else Path("release_gate.html")
     _, html, ipynb = execute_to_html(notebooks_dir() / RELEASE_NOTEBOOK_NAME, html, params,
                                      show_code=show_code, timeout_s=timeout_s)
-    return html, ipynb, result.passed
+    return ReleaseGateRender(html=html, ipynb=ipynb, passed=result.passed, db=db_path,
+                             trend_windows=windows, trend_note=note)

@@ -33,6 +33,23 @@ pytestmark = [
 ]
 
 
+def _two_recorded_windows(out: Path) -> Path:
+    """Two windows of the sample captures measured and recorded in ``out/s.duckdb``; returns
+    the second window's metrics file (the report's trend then has both)."""
+    import rcaeval.release as rel
+    import rcaeval.store as st
+
+    captures = REPO / "data" / "captures"
+    out.mkdir()
+    with st.connect(out / "s.duckdb") as s:
+        for name, spec in (("w1", "2026-11-01..2026-11-07"), ("w2", "2026-11-08..2026-11-14")):
+            m = rel.measure(captures / "sample-window.parquet", spec,
+                            reviews=captures / "reviews.jsonl")
+            rel.write_metrics_json(m, out / f"{name}.json")
+            rel.record_window(s, out / f"{name}.json")
+    return out / "w2.json"
+
+
 @pytest.mark.timeout(900)
 def test_reports_draw_in_chromium(store_with_baseline: tuple[Path, Path],
                                   tmp_path: Path) -> None:
@@ -44,10 +61,11 @@ def test_reports_draw_in_chromium(store_with_baseline: tuple[Path, Path],
         "explore": render_explore_notebook(db=db, run_a="rec-thorough", run_b="rec-shallow",
                                            out=tmp_path / "explore.html")[0],
         "release_gate": render_release_gate_notebook(
-            REPO / "data" / "captures" / "release_gate.synthetic.fail.json",
-            allow_synthetic=True, out=tmp_path / "release_gate.html")[0],
+            _two_recorded_windows(tmp_path / "windows"), db=tmp_path / "windows" / "s.duckdb",
+            out=tmp_path / "release_gate.html").html,
     }
-    min_charts = {"run_page": 3, "regression_report": 3, "explore": 3, "release_gate": 2}
+    # release gate: rates with intervals, the trend over the two stored windows, population
+    min_charts = {"run_page": 3, "regression_report": 3, "explore": 3, "release_gate": 3}
     shots = REPO / "docs" / "img" if os.environ.get("RCAEVAL_UPDATE_SCREENSHOTS") \
         else tmp_path / "img"
     shots.mkdir(parents=True, exist_ok=True)

@@ -45,3 +45,47 @@ def test_release_gate_notebook_fail_file(tmp_path: Path) -> None:
     assert "Captures by case type" in text and text.count("<svg") >= 2
     assert "<th>ci_low</th>" in text and "<th>sample_size</th>" in text
     assert not re.search(r"<script[^>]*\bsrc=[\"']https?://", text, re.I)
+
+
+def _record_windows(db: Path, out: Path) -> Path:
+    """Two consecutive windows of the sample data measured and recorded in ``db`` through
+    `rcaeval release metrics --record`; returns the second window's artifact."""
+    for i, spec in enumerate(("2026-11-01..2026-11-07", "2026-11-08..2026-11-14")):
+        proc = subprocess.run(
+            [sys.executable, "-m", "rcaeval", "release", "metrics", "--captures",
+             str(CAPTURES / "sample-window.parquet"), "--reviews",
+             str(CAPTURES / "reviews.jsonl"), "--window", spec, "--out",
+             str(out / f"w{i + 1}.json"), "--record", "--db", str(db)],
+            capture_output=True, text=True, timeout=300, cwd=out)
+        assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+        assert "recorded: window" in proc.stdout
+    return out / "w2.json"
+
+
+@pytest.mark.slow
+def test_release_report_shows_the_trend_over_stored_windows(tmp_path: Path) -> None:
+    db = tmp_path / "store.duckdb"
+    current = _record_windows(db, tmp_path)
+    out = tmp_path / "report.html"
+    proc = subprocess.run([sys.executable, "-m", "rcaeval", "release", "report", str(current),
+                           "--db", str(db), "--html", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stdout + proc.stderr
+    assert f"trend: 2 window(s) from {db}" in proc.stdout
+    text = out.read_text("utf-8")
+    trend = text.index("Trend across release windows")
+    assert text.index("Metrics against thresholds") < trend < text.index("Population")
+    assert "2 window(s) of stage <code>all</code>" in text
+    for spec in ("2026-11-01..2026-11-07", "2026-11-08..2026-11-14"):
+        assert f"<td>{spec}</td>" in text
+    assert "<td>this report</td>" in text
+    chart = text[trend:text.index("Population")]
+    assert "Gate metrics over release windows" in chart and chart.count("<svg") == 1
+    for metric in ("known_top1", "activation_p95_seconds"):
+        assert metric in chart
+    assert text.count("<svg") >= 3
+    # the same command under its notebook name writes the same report
+    again = tmp_path / "again.html"
+    proc = _cli(str(current), "--db", str(db), "--out", str(again))
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert again.read_text("utf-8").count("<svg") == text.count("<svg")
