@@ -207,7 +207,7 @@ def test_sql_params_and_tables(store: st.Store) -> None:
     store.sql("CREATE VIEW v AS SELECT 1 AS x")
     assert "v" not in store.tables()  # views are not tables
     counts = store.row_counts()
-    assert counts["schema_migrations"] == store.schema_version
+    assert counts["schema_migrations"] == store.migrations().height  # numbers may have gaps
     assert set(counts) == set(store.tables())
 
 
