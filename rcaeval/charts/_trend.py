@@ -8,7 +8,11 @@ from typing import Any
 import polars as pl
 
 from rcaeval._paths import read_query
-from rcaeval.charts._altair import SERIES_COLORS, VERDICT_COLORS
+from rcaeval.charts._altair import SERIES_COLORS, VERDICT_COLORS, count_axis
+
+_KIND_AXES = (("rate", "rate"), ("count", "count"), ("value", "value"), ("bool", "true = 1"))
+"""Metric kinds in drawing order, with their axis titles (any other kind is drawn after them,
+titled by its name)."""
 
 
 def release_trend(con: Any, current: dict[str, Any] | None = None, *,
@@ -47,44 +51,57 @@ def release_trend(con: Any, current: dict[str, Any] | None = None, *,
 
 
 def trend_chart(trend: pl.DataFrame, *, title: str = "Gate metrics over release windows",
-                columns: int = 2) -> Any:
-    """Small multiples, one per metric (gate order): the value in each window (a line, points
-    coloured pass/fail on the point-estimate threshold, the reported window ringed), the rate's
-    Wilson interval as a vertical rule, and the threshold as a dashed line. ``trend`` is
-    :func:`release_trend`'s frame."""
+                columns: int = 3) -> Any:
+    """Small multiples, one per metric (gate order), grouped by kind (rates, counts, values,
+    true/false; counts and booleans on whole-number axes): the value in each window (a line,
+    points coloured pass/fail on the point-estimate threshold, the reported window ringed),
+    the rate's Wilson interval as a vertical rule, and the threshold as a dashed line.
+    ``trend`` is :func:`release_trend`'s frame."""
     import altair as alt
 
-    order = list(dict.fromkeys(trend["metric"].to_list()))
     windows = (trend.select("window", "window_start").unique()
                .sort("window_start")["window"].to_list())
     data = trend.select(
-        "window", "metric", "value", "ci_low", "ci_high", "sample_size", "threshold",
-        "threshold_value", "current",
+        "window", "metric", pl.col("kind").fill_null("value"), "value", "ci_low", "ci_high",
+        "sample_size", "threshold", "threshold_value", "current",
         pl.when(pl.col("passed")).then(pl.lit("pass")).otherwise(pl.lit("fail"))
         .alias("result"))
     x = alt.X("window:O", sort=windows, title="release window",
               axis=alt.Axis(labelAngle=-30, labelLimit=160))
-    y_title = "value"
-    base = alt.Chart().encode(x=x)
-    line = base.mark_line(color=SERIES_COLORS[1]).encode(
-        y=alt.Y("value:Q", title=y_title, scale=alt.Scale(zero=False)))
-    interval = base.mark_rule(color=SERIES_COLORS[0], strokeWidth=2).encode(
-        y="ci_low:Q", y2="ci_high:Q")
-    points = base.mark_point(filled=True, size=70).encode(
-        y="value:Q",
-        color=alt.Color("result:N", title="threshold",
-                        scale=alt.Scale(domain=["pass", "fail"],
-                                        range=[VERDICT_COLORS[0], VERDICT_COLORS[2]])),
-        stroke=alt.condition("datum.current", alt.value("black"), alt.value(None)),
-        strokeWidth=alt.condition("datum.current", alt.value(2), alt.value(0)),
-        tooltip=["window", "metric", "value", "ci_low", "ci_high", "sample_size", "threshold",
-                 "result"])
-    limit = alt.Chart().mark_rule(color="black", strokeDash=[5, 4]).encode(
-        y="mean(threshold_value):Q")
-    return (
-        alt.layer(interval, line, points, limit, data=data)
-        .properties(width=300, height=150)
-        .facet(facet=alt.Facet("metric:N", sort=order, title=None), columns=columns)
-        .resolve_scale(y="independent")
-        .properties(title=title)
-    )
+    panels = []
+    titles = dict(_KIND_AXES)
+    kinds = [*titles, *sorted(set(data["kind"].to_list()) - set(titles))]
+    for kind in kinds:
+        y_title = titles.get(kind, kind)
+        part = data.filter(pl.col("kind") == kind)
+        if not part.height:
+            continue
+        order = list(dict.fromkeys(part["metric"].to_list()))
+        axis = alt.Axis(title=y_title)
+        if kind in ("count", "bool"):  # whole numbers only, also on a 0..1 scale
+            top = max(part["value"].max() or 0, part["threshold_value"].max() or 0)
+            axis = (count_axis(y_title) if top > 20 else
+                    alt.Axis(title=y_title, values=list(range(int(top) + 2)), format="d"))
+        y = alt.Y("value:Q", axis=axis, scale=alt.Scale(zero=kind != "rate"))
+        base = alt.Chart().encode(x=x)
+        layers = [
+            base.mark_rule(color=SERIES_COLORS[0], strokeWidth=2).encode(
+                y=alt.Y("ci_low:Q", axis=axis), y2="ci_high:Q"),
+            base.mark_line(color=SERIES_COLORS[1]).encode(y=y),
+            base.mark_point(filled=True, size=70).encode(
+                y=y,
+                color=alt.Color("result:N", title="threshold",
+                                scale=alt.Scale(domain=["pass", "fail"],
+                                                range=[VERDICT_COLORS[0], VERDICT_COLORS[2]])),
+                stroke=alt.condition("datum.current", alt.value("black"), alt.value(None)),
+                strokeWidth=alt.condition("datum.current", alt.value(2), alt.value(0)),
+                tooltip=["window", "metric", "value", "ci_low", "ci_high", "sample_size",
+                         "threshold", "result"]),
+            alt.Chart().mark_rule(color="black", strokeDash=[5, 4]).encode(
+                y=alt.Y("mean(threshold_value):Q", axis=axis)),
+        ]
+        panels.append(
+            alt.layer(*layers, data=part).properties(width=220, height=130)
+            .facet(facet=alt.Facet("metric:N", sort=order, title=None), columns=columns)
+            .resolve_scale(y="independent"))
+    return alt.vconcat(*panels).properties(title=title)
