@@ -123,11 +123,15 @@ class RayExecutor:
         self.inflight: dict[Any, _Item] = {}
         self.cv = threading.Condition()
         self.stopping = False
+        self.failed: BaseException | None = None
         self.thread = threading.Thread(target=self._pump, name="rcaeval-ray", daemon=True)
         self.thread.start()
 
     def submit(self, case_id: str, rc: RunCase, resources: Resources) -> None:
         with self.cv:
+            if self.failed is not None:
+                self._fail(case_id)
+                return
             self.pending.append(_Item(case_id, rc, resources))
             self.cv.notify()
 
@@ -144,12 +148,34 @@ class RayExecutor:
         self.inflight[ref] = item
 
     def _pump(self) -> None:
+        try:
+            self._pump_loop()
+        except BaseException as exc:  # noqa: BLE001 - e.g. the connection to the cluster
+            # the loop waits for every case: end each one as an infrastructure error
+            with self.cv:
+                self.failed = exc
+                items = [*self.inflight.values(), *self.pending]
+                self.inflight.clear()
+                self.pending.clear()
+            for item in items:
+                self._fail(item.case_id)
+
+    def _fail(self, case_id: str) -> None:
+        self.events.put(("done", Done(case_id, error=(
+            f"infrastructure error: the Ray executor failed: {self.failed!r}"))))
+
+    def _pump_loop(self) -> None:
         while True:
             with self.cv:
                 if self.stopping:
                     return
                 while self.pending and len(self.inflight) < self.jobs:
-                    self._launch(self.pending.popleft())
+                    item = self.pending.popleft()
+                    try:
+                        self._launch(item)
+                    except BaseException:
+                        self.pending.appendleft(item)  # ended with the others, below
+                        raise
                 if not self.inflight:
                     self.cv.wait(0.5)
                     continue
