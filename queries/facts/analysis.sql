@@ -37,7 +37,7 @@ LEFT JOIN shape AS s ON s.run_id = k.run_id AND s.case_id = k.case_id;
 -- Every ref of the patch with whether it names collected evidence.
 CREATE OR REPLACE TEMP VIEW fx_patch_ref AS
 WITH metric_ids AS (
-    SELECT DISTINCT run_id, case_id, series_id AS id FROM raw_metric_point
+    SELECT DISTINCT run_id, case_id, series_id AS id FROM j_raw_metric_point
     WHERE series_id IS NOT NULL
     UNION
     SELECT run_id, case_id, value_text FROM fx_json
@@ -47,11 +47,11 @@ WITH metric_ids AS (
 ids AS (
     SELECT run_id, case_id, 'metric' AS ref_type, id FROM metric_ids
     UNION
-    SELECT run_id, case_id, 'query', query_id FROM raw_query WHERE query_id IS NOT NULL
+    SELECT run_id, case_id, 'query', query_id FROM j_raw_query WHERE query_id IS NOT NULL
     UNION
-    SELECT run_id, case_id, 'log', entry_id FROM raw_log_line WHERE entry_id IS NOT NULL
+    SELECT run_id, case_id, 'log', entry_id FROM j_raw_log_line WHERE entry_id IS NOT NULL
     UNION
-    SELECT run_id, case_id, 'event', event_id FROM raw_event WHERE event_id IS NOT NULL
+    SELECT run_id, case_id, 'event', event_id FROM j_raw_event WHERE event_id IS NOT NULL
 )
 SELECT r.run_id, r.case_id, r.item_idx, r.ref_idx, lower(r.ref_type) AS ref_type, r.ref_id,
        i.item_id,
@@ -60,9 +60,9 @@ SELECT r.run_id, r.case_id, r.item_idx, r.ref_idx, lower(r.ref_type) AS ref_type
        EXISTS (SELECT 1 FROM ids
                WHERE ids.run_id = r.run_id AND ids.case_id = r.case_id
                  AND ids.ref_type = lower(r.ref_type) AND ids.id = r.ref_id) AS resolved
-FROM raw_patch_ref AS r
+FROM j_raw_patch_ref AS r
 JOIN fx_patch AS p ON p.run_id = r.run_id AND p.case_id = r.case_id
-LEFT JOIN raw_patch_item AS i
+LEFT JOIN j_raw_patch_item AS i
        ON i.run_id = r.run_id AND i.case_id = r.case_id AND i.idx = r.item_idx;
 
 CREATE OR REPLACE TEMP VIEW fx_analysis AS
@@ -89,7 +89,7 @@ SELECT p.run_id, p.case_id, 'analysis.items_shape_valid',
            FILTER (WHERE NOT coalesce(i.shape_ok, false)),
        NULL, NULL
 FROM fx_patch AS p
-LEFT JOIN raw_patch_item AS i ON i.run_id = p.run_id AND i.case_id = p.case_id
+LEFT JOIN j_raw_patch_item AS i ON i.run_id = p.run_id AND i.case_id = p.case_id
 GROUP BY p.run_id, p.case_id, p.valid, p.valid_detail, p.file
 
 UNION ALL
@@ -98,9 +98,9 @@ SELECT p.run_id, p.case_id, 'analysis.key_evidence_present', true, 1,
        'key item ' || coalesce(i.item_id, '#' || i.idx::VARCHAR) || ' cites evidence',
        p.file, '$.items[' || i.idx::VARCHAR || ']', NULL, left(i.claim, 300)
 FROM fx_patch AS p
-JOIN raw_patch_item AS i ON i.run_id = p.run_id AND i.case_id = p.case_id
+JOIN j_raw_patch_item AS i ON i.run_id = p.run_id AND i.case_id = p.case_id
 WHERE p.valid AND lower(i.role) = 'key'
-  AND EXISTS (SELECT 1 FROM raw_patch_ref AS r
+  AND EXISTS (SELECT 1 FROM j_raw_patch_ref AS r
               WHERE r.run_id = i.run_id AND r.case_id = i.case_id AND r.item_idx = i.idx
                 AND r.ref_id IS NOT NULL)
 

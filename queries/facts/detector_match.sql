@@ -24,7 +24,7 @@ INSERT INTO j_detector_hit
 WITH s AS (
     SELECT o.run_id, o.case_id, r.detector_id, o.section_idx, o.sentence_idx, o.line_no,
            o.section, o.section_kind, o.text
-    FROM raw_output_sentence AS o
+    FROM j_raw_output_sentence AS o
     JOIN j_scope AS k ON k.run_id = o.run_id AND k.case_id = o.case_id
     JOIN rule_detector AS r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash
     WHERE r.pattern_key = $pattern_key
@@ -33,7 +33,7 @@ WITH s AS (
 lines AS (   -- the first sentence of every line a candidate sits on: where a label would be
     SELECT o.run_id, o.case_id, o.section_idx, o.line_no,
            arg_min(o.text, o.sentence_idx) AS head
-    FROM raw_output_sentence AS o
+    FROM j_raw_output_sentence AS o
     JOIN (SELECT DISTINCT run_id, case_id, section_idx, line_no FROM s) AS l
       ON l.run_id = o.run_id AND l.case_id = o.case_id AND l.section_idx = o.section_idx
      AND l.line_no = o.line_no

@@ -9,7 +9,7 @@ SELECT p.run_id, p.case_id, 'evidences/metrics.json' AS file,
        coalesce(p.series_id, '?') || ' ' || coalesce(p.name, '?') || ' = '
            || p.value::VARCHAR AS excerpt,
        p.series_idx
-FROM raw_metric_point AS p
+FROM j_raw_metric_point AS p
 JOIN j_scope AS k ON k.run_id = p.run_id AND k.case_id = p.case_id
 WHERE p.value IS NOT NULL;
 
@@ -19,12 +19,12 @@ SELECT q.run_id, q.case_id, 'evidences/queries.json' AS file,
        coalesce(q.query_id, '?') || ' ' || coalesce(q.kind, '') || ' '
            || left(coalesce(q.sql_text, ''), 200) AS excerpt,
        q.idx, q.kind, q.sql_text
-FROM raw_query AS q
+FROM j_raw_query AS q
 JOIN j_scope AS k ON k.run_id = q.run_id AND k.case_id = q.case_id;
 
 CREATE OR REPLACE TEMP VIEW fx_log_line AS
 SELECT l.*
-FROM raw_log_line AS l
+FROM j_raw_log_line AS l
 JOIN j_scope AS k ON k.run_id = l.run_id AND k.case_id = l.case_id;
 
 CREATE OR REPLACE TEMP VIEW fx_evidence AS
@@ -97,7 +97,7 @@ SELECT e.run_id, e.case_id, 'channel.events_observed', true, 1,
             ELSE '$.events[' || e.idx::VARCHAR || ']' END,
        NULL,
        left(concat_ws(' ', e.type, e.object, e.reason, e.message), 300)
-FROM raw_event AS e
+FROM j_raw_event AS e
 JOIN j_scope AS k ON k.run_id = e.run_id AND k.case_id = e.case_id
 
 UNION ALL

@@ -5,18 +5,18 @@
 CREATE OR REPLACE TEMP VIEW fx_file AS
 SELECT f.run_id, f.case_id, f.file, f.kind, f.size, f.status, f.detail,
        regexp_extract(f.file, '[^/]*$') AS base
-FROM raw_file AS f
+FROM j_raw_file AS f
 JOIN j_scope AS k ON k.run_id = f.run_id AND k.case_id = f.case_id;
 
 CREATE OR REPLACE TEMP VIEW fx_json AS
 SELECT j.*
-FROM raw_json AS j
+FROM j_raw_json AS j
 JOIN j_scope AS k ON k.run_id = j.run_id AND k.case_id = j.case_id;
 
 CREATE OR REPLACE TEMP VIEW fx_tele AS
 SELECT t.*,
        coalesce(lower(t.status), 'ok') NOT IN ('error', 'failed', 'fail', 'failure') AS ok
-FROM raw_telemetry AS t
+FROM j_raw_telemetry AS t
 JOIN j_scope AS k ON k.run_id = t.run_id AND k.case_id = t.case_id;
 
 -- The name the telemetry log has in raw_file for each run (for evidence references).

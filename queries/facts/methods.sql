@@ -36,7 +36,7 @@ SELECT c.run_id, c.case_id, c.bucket, c.check_id, c.cond_idx, 1 AS rank,
        left(l.text, 300) AS evidence_excerpt
 FROM mx_cond AS c
 CROSS JOIN unnest(c.keywords) AS kw(kw)
-JOIN raw_log_line AS l ON l.run_id = c.run_id AND l.case_id = c.case_id
+JOIN j_raw_log_line AS l ON l.run_id = c.run_id AND l.case_id = c.case_id
 WHERE c.method = 'keyword_any'
   AND CASE WHEN c.source = 'logs'
            THEN starts_with(l.file, 'logs/') OR l.file = 'evidences/logs.json'
@@ -91,7 +91,7 @@ SELECT c.run_id, c.case_id, c.bucket, c.check_id, c.cond_idx, 1,
        'evidences/metrics.json', '$.series[' || p.series_idx::VARCHAR || ']', NULL,
        p.name || ' ' || coalesce(p.labels::VARCHAR, '{}') || ' = ' || p.value::VARCHAR
 FROM mx_cond AS c
-JOIN raw_metric_point AS p ON p.run_id = c.run_id AND p.case_id = c.case_id
+JOIN j_raw_metric_point AS p ON p.run_id = c.run_id AND p.case_id = c.case_id
                           AND p.name = c.series
 WHERE c.method = 'numeric_series_any_gt' AND c.file_rel = 'evidences/metrics.json'
   AND p.value > c.threshold

@@ -142,7 +142,7 @@ UNION ALL
 -- workflow.final_answer_emitted
 SELECT o.run_id, o.case_id, 'workflow.final_answer_emitted', true, 1,
        'the final answer has text', 'output.txt', NULL, o.line_no, left(o.text, 300)
-FROM raw_output_sentence AS o
+FROM j_raw_output_sentence AS o
 JOIN j_scope AS k ON k.run_id = o.run_id AND k.case_id = o.case_id
 WHERE trim(o.text) <> '' AND coalesce(o.section_kind, '') <> 'followup'
 

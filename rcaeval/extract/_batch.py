@@ -17,6 +17,7 @@ import pyarrow as pa
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from rcaeval._paths import read_query
 from rcaeval.extract._case import CaseRef, CaseTables, error_tables, extract_case
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
@@ -156,18 +157,29 @@ _ROWS_VIEW = "_rcaeval_extract_rows"
 
 
 def _flush(con: duckdb.DuckDBPyConnection, batch: list[tuple[CaseRef, CaseTables]]) -> Counter[str]:
-    """Replace the raw rows of every case in ``batch`` in one transaction."""
+    """Replace the raw rows of every case in ``batch`` in one transaction.
+
+    Each case run gets the next ``bundle_seq`` (migration 0009) on every one of its raw rows,
+    in ``batch`` order; old rows are deleted only for cases already in ``raw_bundle``, and
+    only within their own ``bundle_seq`` range, so a batch never scans the whole raw store."""
     inserted: Counter[str] = Counter()
     keys = pa.table({"run_id": [r.run_id for r, _ in batch],
                      "case_id": [r.case_id for r, _ in batch]})
     con.execute("BEGIN TRANSACTION")
     try:
         con.register(_KEYS_VIEW, keys)
+        stale, lo, hi, base = con.execute(read_query("extract/stale_keys.sql")).fetchall()[0]
+        if stale:
+            for table in RAW_TABLES:
+                con.execute(read_query("extract/delete_keys.sql").replace("{table}", table),
+                            {"lo": lo, "hi": hi})
+        seqs = [base + i + 1 for i in range(len(batch))]
         for table in RAW_TABLES:
-            con.execute(f"DELETE FROM {table} AS t USING {_KEYS_VIEW} AS k "
-                        "WHERE t.run_id = k.run_id AND t.case_id = k.case_id")
-        for table in RAW_TABLES:
-            parts = [tables[table] for _, tables in batch if tables[table].num_rows]
+            parts = [
+                tables[table].append_column("bundle_seq", pa.repeat(pa.scalar(seq, pa.int64()),
+                                                                    tables[table].num_rows))
+                for seq, (_, tables) in zip(seqs, batch, strict=True) if tables[table].num_rows
+            ]
             if not parts:
                 continue
             rows = pa.concat_tables(parts).combine_chunks()

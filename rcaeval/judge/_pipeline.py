@@ -146,7 +146,7 @@ def _load_profiles(con: duckdb.DuckDBPyConnection, profiles: dict[str, Any]) -> 
 
 def _has_candidates(con: duckdb.DuckDBPyConnection, key: str, any_re: str) -> bool:
     return bool(con.execute(
-        "SELECT EXISTS (SELECT 1 FROM raw_output_sentence o "
+        "SELECT EXISTS (SELECT 1 FROM j_raw_output_sentence o "
         "JOIN j_scope k ON k.run_id = o.run_id AND k.case_id = o.case_id "
         "JOIN rule_detector r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash "
         "WHERE r.pattern_key = $key AND regexp_matches(o.text, $any))",
@@ -252,6 +252,7 @@ def run_judge_sql(
     _run(con, "rules/scope.sql")
     _check_scope(con, profiles)
     _load_profiles(con, profiles)
+    _run(con, "judge/chunk_inputs.sql")
 
     for rel in STAGE1_FILES:
         _run(con, rel)

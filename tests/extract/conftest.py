@@ -95,6 +95,7 @@ def con() -> duckdb.DuckDBPyConnection:
     c = duckdb.connect()
     c.execute("SET TimeZone='UTC'")
     c.execute(read_query("migrations/0001_init.sql"))
+    c.execute(read_query("migrations/0009_raw_bundle_seq.sql"))
     yield c
     c.close()
 

@@ -165,3 +165,25 @@ def test_accepts_an_object_holding_the_connection(tmp_path: Path, write, bundle,
     assert summary.resolved == 1
     with pytest.raises(TypeError, match="DuckDB connection"):
         extract_cases(object(), refs, workers=1, progress=False)
+
+
+def test_bundle_seq_numbers_case_runs_in_write_order(tmp_path: Path, write, bundle,
+                                                     con) -> None:
+    """Every raw row carries its case run's bundle_seq (1, 2, ... in extraction order); a
+    re-extracted case run gets a new number and keeps no row under the old one."""
+    refs = discover_case_dirs(_audits(tmp_path, write, bundle, 3))
+    extract_cases(con, refs, workers=1, batch_size=2, progress=False)
+    seqs = con.execute("SELECT case_id, bundle_seq FROM raw_bundle ORDER BY ALL").fetchall()
+    assert seqs == [("case-0", 1), ("case-1", 2), ("case-2", 3)]
+    for table in RAW_TABLES:
+        wrong = con.execute(
+            f"SELECT count(*) FROM {table} AS t JOIN raw_bundle AS b USING (run_id, case_id) "
+            "WHERE t.bundle_seq IS DISTINCT FROM b.bundle_seq").fetchone()[0]
+        assert wrong == 0, table
+    before = _counts(con)
+    extract_cases(con, refs[1:2], workers=1, progress=False)
+    assert _counts(con) == before
+    assert con.execute(
+        "SELECT bundle_seq FROM raw_bundle WHERE case_id = 'case-1'").fetchall() == [(4,)]
+    assert con.execute(
+        "SELECT count(*) FROM raw_file WHERE bundle_seq = 2").fetchone() == (0,)

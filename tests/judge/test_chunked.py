@@ -155,3 +155,28 @@ def test_cli_bulk_memory_limit_default(tmp_path, monkeypatch):
     assert _bulk_memory_limit(Path(":memory:"), None) is None
     monkeypatch.setenv(MEMORY_LIMIT_ENV, "700MB")
     assert _bulk_memory_limit(db, None) == "700MB"
+
+
+@pytest.mark.slow
+def test_a_chunk_reads_only_its_own_raw_rows(single_and_chunked):
+    """After judging in chunks, the chunk's raw inputs (j_raw_*) hold exactly the raw rows of
+    the last chunk's keys: a pass never works on the whole raw store."""
+    from rcaeval.extract._schema import RAW_TABLES
+    from rcaeval.judge import judge_loaded
+
+    _, (store, frame, _) = single_and_chunked
+    judge_loaded(store, chunk_size=9, write_files=False)
+    keys = store.con.execute("SELECT run_id, case_id FROM j_scope ORDER BY ALL").fetchall()
+    assert 0 < len(keys) <= 9 < frame.height
+    for table in RAW_TABLES:
+        if table == "raw_bundle":
+            continue
+        got = store.con.execute(f"SELECT count(*) FROM j_{table}").fetchone()[0]
+        want = store.con.execute(
+            f"SELECT count(*) FROM {table} SEMI JOIN j_scope USING (run_id, case_id)"
+        ).fetchone()[0]
+        assert got == want, table
+        outside = store.con.execute(
+            f"SELECT count(*) FROM j_{table} ANTI JOIN j_scope USING (run_id, case_id)"
+        ).fetchone()[0]
+        assert outside == 0, table
