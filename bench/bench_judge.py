@@ -165,10 +165,10 @@ def _fmt_peak(p: PhasePeak) -> str:
 
 def bench(n: int, seed: int, workers: int, keep: Path | None, sampler: MemSampler, *,
           chunk_size: int | None, memory_limit: str | None,
-          threads: int | None) -> dict[str, Any]:
+          threads: int | None, rejudge: bool = True) -> dict[str, Any]:
     import rcaeval.store as st
     from rcaeval.extract import discover_case_dirs, extract_cases
-    from rcaeval.judge import CaseRules, judge_loaded, register_cases
+    from rcaeval.judge import CaseRules, judge_loaded, register_cases, rejudge_store
     from rcaeval.registry import load_case
     from rcaeval.synth import generate_runs
 
@@ -206,6 +206,11 @@ def bench(n: int, seed: int, workers: int, keep: Path | None, sampler: MemSample
             frame, phases["judge_sql+write"] = sampler.measure(
                 lambda: judge_loaded(store, pairs, out_dir=base / "judgments",
                                      chunk_size=chunk_size))
+            rejudged = None
+            if rejudge:
+                _, rejudged = sampler.measure(
+                    lambda: rejudge_store(store, registry, out_dir=base / "rejudged",
+                                          chunk_size=chunk_size))
         finally:
             store.close()
         total = sum(p.seconds for p in phases.values())
@@ -222,8 +227,13 @@ def bench(n: int, seed: int, workers: int, keep: Path | None, sampler: MemSample
         print(f"  {'orjson floor':<16} {floor.seconds:8.2f}s  "
               f"{len(refs) / floor.seconds:10.1f} runs/s   {_fmt_peak(floor)}")
         print(f"  ratio judge/floor {total / floor.seconds:8.1f}x")
+        if rejudged is not None:
+            print(f"  {'re-judge':<16} {rejudged.seconds:8.2f}s  "
+                  f"{len(refs) / rejudged.seconds:10.1f} runs/s   {_fmt_peak(rejudged)}   "
+                  f"{rejudged.seconds / total:.2f} of the full judge")
         print(f"  (generation {gen.seconds:.1f}s, {_fmt_peak(gen)})")
         return {"runs": len(refs), "total_s": total, "floor_s": floor.seconds,
+                "rejudge_s": rejudged.seconds if rejudged is not None else None,
                 **{k: p.seconds for k, p in phases.items()},
                 **{f"{k}_peak_mib": p.own_mib for k, p in phases.items()}}
     finally:
@@ -332,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
                     "$RCAEVAL_DB_MEMORY_LIMIT, else %(default)s; 'none' for DuckDB's 80%% of "
                     "RAM)")
     ap.add_argument("--threads", type=int, default=None, help="DuckDB threads")
+    ap.add_argument("--no-rejudge", action="store_true",
+                    help="skip re-judging from the store after the full judge")
     ap.add_argument("--keep", type=Path, default=None,
                     help="keep the generated runs and store under this dir")
     ap.add_argument("--floor", type=Path, default=None,
@@ -346,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
             bench(n, args.seed, args.workers, args.keep, sampler,
                   chunk_size=args.chunk_size or None,
                   memory_limit=None if args.memory_limit == "none" else args.memory_limit,
-                  threads=args.threads)
+                  threads=args.threads, rejudge=not args.no_rejudge)
     finally:
         sampler.stop()
     return 0

@@ -85,8 +85,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("judge")
     def judge(
-        audit_dir: Annotated[Path, typer.Argument(
-            help="An audits root (<root>/<run_id>/<case_id>/) or one run dir.")],
+        audit_dir: Annotated[Path | None, typer.Argument(
+            help="An audits root (<root>/<run_id>/<case_id>/) or one run dir (omit with "
+            "--from-store).", show_default=False)] = None,
         registry: RegistryOpt = None,
         db: DbOpt = None,
         out: Annotated[Path | None, typer.Option(
@@ -115,6 +116,10 @@ def register(app: typer.Typer) -> None:
         threads: Annotated[int | None, typer.Option(
             "--threads", min=1, help="DuckDB threads (default: $RCAEVAL_DB_THREADS, else one "
             "per CPU).", show_default=False)] = None,
+        from_store: Annotated[bool, typer.Option(
+            "--from-store", help="Re-judge every case run already extracted into the store "
+            "(with --run-id: that run's) against the registry's current rules; reads no audit "
+            "file, runs only the SQL stages (docs/judge.md).")] = False,
         semantic: SemanticOpt = None,
         semantic_model: SemanticModelOpt = None,
         semantic_base_url: SemanticUrlOpt = None,
@@ -124,19 +129,28 @@ def register(app: typer.Typer) -> None:
         """Judge recorded agent runs: extract, evaluate every bucket, store verdicts.
 
         Exit 0 whatever the verdicts (they are results, not errors)."""
-        from rcaeval.judge import judge_audit
+        from rcaeval.judge import judge_audit, rejudge_store
 
+        if from_store == (audit_dir is not None):
+            raise typer.BadParameter(
+                "give AUDIT_DIR, or --from-store to re-judge what the store holds (not both)",
+                param_hint="AUDIT_DIR")
         shadow = semantic_config(semantic, model=semantic_model, base_url=semantic_base_url,
                                  samples=semantic_samples, timeout=semantic_timeout)
         store = _open_store(db, memory_limit=_bulk_memory_limit(db, memory_limit),
                             threads=threads)
         try:
-            frame = judge_audit(
-                store, audit_dir, registry, out_dir=out, run_id=run_id,
-                scoring_profile=profile, workers=workers,
-                progress=sys.stderr.isatty() if progress is None else progress,
-                write_files=not no_files, chunk_size=chunk_size, semantic=shadow,
-            )
+            if from_store:
+                frame = rejudge_store(
+                    store, registry, run_id=run_id, out_dir=out, scoring_profile=profile,
+                    write_files=not no_files, chunk_size=chunk_size, semantic=shadow)
+            else:
+                frame = judge_audit(
+                    store, audit_dir, registry, out_dir=out, run_id=run_id,
+                    scoring_profile=profile, workers=workers,
+                    progress=sys.stderr.isatty() if progress is None else progress,
+                    write_files=not no_files, chunk_size=chunk_size, semantic=shadow,
+                )
             top1 = _known_top1_lines(store, sorted(set(frame["run_id"].to_list())))
             shadow_lines = _shadow_lines(store, frame) if shadow is not None else []
         finally:

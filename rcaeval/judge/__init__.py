@@ -12,7 +12,8 @@ Typical use::
 
 Lower levels, for tests and notebooks: :func:`flatten_rules` (judge spec dict -> rule
 tables), :func:`register_cases` (rules + case_meta), :func:`judge_loaded` (judge what is
-already extracted), :func:`run_judge_sql` (frames only, nothing written).
+already extracted), :func:`rejudge_store` (judge again what the store holds, with the
+registry's current rules), :func:`run_judge_sql` (frames only, nothing written).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from rcaeval.judge._pipeline import (
     sql_digest,
 )
 from rcaeval.judge._profiles import COMPONENTS, load_profiles
+from rcaeval.judge._rejudge import rejudge_store
 from rcaeval.judge._rules import (
     RULE_TABLES,
     SOFT_CHECK_IDS,
@@ -101,6 +103,7 @@ __all__ = [
     "negation_regexes",
     "raw_connection",
     "register_cases",
+    "rejudge_store",
     "run_judge_sql",
     "scope_keys",
     "score_and_verdict",
