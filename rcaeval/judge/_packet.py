@@ -196,17 +196,10 @@ def write_results(
                     f"DELETE FROM {table} WHERE (run_id, case_id) IN "
                     "(SELECT run_id, case_id FROM j_scope)"
                 )
-            con.execute(
-                "INSERT INTO eval_fact SELECT run_id, case_id, fact, value, detail, "
-                "evidence_file, evidence_path, evidence_line, evidence_excerpt FROM j_fact"
-            )
+            con.execute(read_query("judge/write_facts.sql"))
             con.execute(read_query("judge/write_checks.sql"))
             con.execute(read_query("judge/write_detector_hits.sql"))
-            con.execute(
-                "INSERT INTO eval_bucket (run_id, case_id, bucket, status, score, max_score, "
-                "reason) SELECT run_id, case_id, bucket, status, score, max_score, reason "
-                "FROM j_bucket_scored"
-            )
+            con.execute(read_query("judge/write_buckets.sql"))
             con.execute("INSERT INTO eval_judgment BY NAME SELECT * FROM __rcaeval_judgments")
             con.execute("COMMIT")
         except BaseException:

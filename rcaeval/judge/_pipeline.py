@@ -36,10 +36,6 @@ STAGE1_FILES = (
 )
 BUCKET_FILES = tuple(f"buckets/{b}.sql" for b in BUCKETS)
 
-FACT_COLS = (
-    "run_id, case_id, fact, value, detail, evidence_file, evidence_path, evidence_line, "
-    "evidence_excerpt"
-)
 CHECK_COLS = (
     "run_id, case_id, bucket, check_id, kind, required, soft, weight, ord, passed, reason, "
     "evidence_file, evidence_path, evidence_line, evidence_excerpt"
@@ -145,27 +141,14 @@ def _load_profiles(con: duckdb.DuckDBPyConnection, profiles: dict[str, Any]) -> 
 
 
 def _has_candidates(con: duckdb.DuckDBPyConnection, key: str, any_re: str) -> bool:
-    return bool(con.execute(
-        "SELECT EXISTS (SELECT 1 FROM j_raw_output_sentence o "
-        "JOIN j_scope k ON k.run_id = o.run_id AND k.case_id = o.case_id "
-        "JOIN rule_detector r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash "
-        "WHERE r.pattern_key = $key AND regexp_matches(o.text, $any))",
-        {"key": key, "any": any_re},
-    ).fetchall()[0][0])
+    return bool(con.execute(read_query("judge/detector_candidates.sql"),
+                            {"key": key, "any": any_re}).fetchall()[0][0])
 
 
 def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
     """One detector_match.sql query per distinct compiled pattern set (rule_detector
     .pattern_key) among the judged cases: a loop over rules, never over runs."""
-    rows = con.execute(
-        "SELECT r.pattern_key, any_value(r.scope), any_value(r.any_regex), "
-        "any_value(r.all_regexes), any_value(r.negation), any_value(r.neg_pre_regex), "
-        "any_value(r.neg_post_regex), any_value(r.grammar_regexes), "
-        "any_value(r.any_patterns) "
-        "FROM rule_detector r JOIN (SELECT DISTINCT case_id, rules_hash FROM j_scope) k "
-        "ON k.case_id = r.case_id AND k.rules_hash = r.rules_hash "
-        "GROUP BY r.pattern_key ORDER BY r.pattern_key"
-    ).fetchall()
+    rows = con.execute(read_query("judge/detector_sets.sql")).fetchall()
     for key, scope, any_re, all_re, negation, pre, post, grammar, any_p in rows:
         regexes = dict(grammar) if grammar else {}
         if any(k not in regexes for k in REGEX_KEYS):
@@ -257,25 +240,15 @@ def run_judge_sql(
     for rel in STAGE1_FILES:
         _run(con, rel)
     _run_detectors(con)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE j_fact AS SELECT {FACT_COLS} FROM fact_base")
+    _run(con, "judge/stage1_facts.sql")
     _run(con, "facts/derived.sql")
-    con.execute(
-        f"CREATE OR REPLACE TEMP TABLE j_fact2 AS SELECT {FACT_COLS} FROM fact_derived"
-    )
-    con.execute("INSERT INTO j_fact SELECT * FROM j_fact2")
+    _run(con, "judge/stage2_facts.sql")
     _run(con, "facts/methods.sql")
-    con.execute("CREATE OR REPLACE TEMP TABLE j_method AS SELECT * FROM method_eval")
+    _run(con, "judge/method_results.sql")
     _run(con, "judge/conditions.sql")
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE j_wf_check AS "
-        "SELECT * FROM check_eval WHERE bucket = 'workflow'"
-    )
+    _run(con, "judge/workflow_checks.sql")
     _run(con, "facts/contract.sql")
-    con.execute(
-        f"CREATE OR REPLACE TEMP TABLE j_fact3 AS SELECT {FACT_COLS} FROM fact_contract"
-    )
-    con.execute("INSERT INTO j_fact SELECT * FROM j_fact3")
-    con.execute("CREATE OR REPLACE TEMP TABLE j_check_eval AS SELECT * FROM check_eval")
+    _run(con, "judge/stage3_facts.sql")
     _set_semantic(con, semantic_checks)
 
     for rel in BUCKET_FILES:
@@ -296,8 +269,7 @@ def score_and_verdict(con: duckdb.DuckDBPyConnection) -> JudgeFrames:
     ``j_band`` (already on the connection); returns every frame."""
     _run(con, "judge/scores.sql")
     _run(con, "judge/verdict.sql")
-    con.execute("CREATE OR REPLACE TEMP TABLE j_bucket_scored AS SELECT * FROM bucket_scored")
-    con.execute("CREATE OR REPLACE TEMP TABLE j_verdict AS SELECT * FROM verdict")
+    _run(con, "judge/verdict_tables.sql")
     order = f"list_position({BUCKETS_SQL_LIST}, bucket)"
     judgments = con.sql("SELECT * FROM j_verdict ORDER BY run_id, case_id").pl()
     buckets = con.sql(f"SELECT * FROM j_bucket_scored ORDER BY run_id, case_id, {order}").pl()
