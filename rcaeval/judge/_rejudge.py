@@ -13,9 +13,9 @@ from typing import Any
 import polars as pl
 
 from rcaeval._paths import read_query
+from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import NotFoundError
 from rcaeval.judge._audit import (
-    DEFAULT_CHUNK_SIZE,
     _check_chunk_size,
     _registry_cases,
     _require_schema,
