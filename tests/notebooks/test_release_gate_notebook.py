@@ -4,6 +4,7 @@ size, the population by case type; a synthetic file is refused without --allow-s
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -19,8 +20,10 @@ pytest.importorskip("papermill")
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    # the default store (no --db) is one that does not exist: no trend, whatever the checkout
+    env = {**os.environ, "RCAEVAL_DB": str(REPO / "no-such-dir" / "rcaeval.duckdb")}
     return subprocess.run([sys.executable, "-m", "rcaeval", "notebook", "release-gate", *args],
-                          capture_output=True, text=True, timeout=300, cwd=REPO)
+                          capture_output=True, text=True, timeout=300, cwd=REPO, env=env)
 
 
 def test_synthetic_refused_without_flag(tmp_path: Path) -> None:
@@ -37,6 +40,7 @@ def test_release_gate_notebook_fail_file(tmp_path: Path) -> None:
                 "--out", str(out))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stderr == "" and "gate: FAILED" in proc.stdout
+    assert "trend: no store" in proc.stdout
     text = out.read_text("utf-8")
     head = text.index("Gate:")
     assert text.index("FAILED", head) < text.index("Metrics against thresholds")

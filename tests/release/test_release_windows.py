@@ -146,3 +146,23 @@ def test_report_with_a_missing_store_is_not_found(tmp_path):
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 6 and "nope.duckdb" in proc.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def test_report_on_a_store_older_than_the_windows_tables_says_migrate(tmp_path):
+    from rcaeval.store import discover_migrations
+
+    old = tmp_path / "migrations"
+    old.mkdir()
+    for m in discover_migrations():
+        if m.version < 12:
+            (old / m.filename).write_text(m.sql(), encoding="utf-8")
+    db = tmp_path / "old.duckdb"
+    st.connect(db, migrations_dir=old).close()
+    proc = subprocess.run([sys.executable, "-m", "rcaeval", "release", "report",
+                           str(CAPTURES / "release_gate.synthetic.pass.json"),
+                           "--allow-synthetic", "--db", str(db),
+                           "--html", str(tmp_path / "r.html")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 3, proc.stderr
+    assert "0012_release_windows.sql" in proc.stderr and "rcaeval db migrate" in proc.stderr
+    assert not (tmp_path / "r.html").exists()
