@@ -1,6 +1,6 @@
 """Publishes the RCA response contract to ``rcaeval schema`` (docs/schema/rca_response.schema.json).
 
-Imported by :func:`rcaeval.registry.discover_schemas`; nothing else imports it, so the
+Imported by :func:`rcaeval.registry._schemas.discover_schemas`; nothing else imports it, so the
 harness itself does not depend on the registry.
 """
 

@@ -1,7 +1,7 @@
 """Publishes the capture export and operator review formats to ``rcaeval schema``
 (docs/schema/capture.schema.json, operator_review.schema.json).
 
-Imported by :func:`rcaeval.registry.discover_schemas`; the models and their names live in
+Imported by :func:`rcaeval.registry._schemas.discover_schemas`; the models and their names live in
 ``_models.py`` (:data:`SCHEMA_MODELS`).
 """
 

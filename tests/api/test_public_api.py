@@ -53,3 +53,47 @@ def test_wheel_layout_finds_the_same_notebooks() -> None:
     link = Path(_paths.__file__).parent / "_notebooks"
     assert link.resolve() == (REPO / "notebooks").resolve()
     assert (_paths.notebooks_dir() / "regression_report.ipynb").is_file()
+
+
+# The subpackage facades export what a user calls (docs name these), nothing internal; the
+# package's own modules import each other's private modules directly.
+FACADES = {
+    "rcaeval.judge": {
+        "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION", "JUDGMENT_FILE",
+        "JUDGMENT_VERSION", "CaseRules", "JudgeFrames", "case_anchor", "explain_html",
+        "explain_tree", "flatten_rules", "judge_audit", "judge_loaded", "load_detector_hits",
+        "load_judgment", "load_profiles", "register_cases", "run_judge_sql"},
+    "rcaeval.registry": {
+        "FACTS", "BaselineSpec", "CaseSpec", "JudgeSpec", "MergedCase", "Problem", "Registry",
+        "RegistryError", "SuiteCaseEntry", "SuiteSpec", "apply_defaults", "is_known_fact",
+        "iter_suite_cases", "load_case", "load_registry", "load_suite", "register_schema",
+        "rules_hash", "validate_registry", "write_schemas"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(FACADES))
+def test_facade_exports_only_the_user_api(module: str) -> None:
+    import importlib
+
+    mod = importlib.import_module(module)
+    assert set(mod.__all__) == FACADES[module]
+    public = {n for n in vars(mod) if not n.startswith("_") and n != "annotations"}
+    assert public - set(mod.__all__) <= {"annotations"}, public - set(mod.__all__)
+    for name in mod.__all__:
+        assert getattr(mod, name) is not None
+
+
+def test_no_module_imports_a_name_the_facades_do_not_export() -> None:
+    import ast
+    import importlib
+
+    exported = {m: set(importlib.import_module(m).__all__) for m in FACADES}
+    bad = []
+    for top in ("rcaeval", "tests", "bench"):
+        for path in sorted((REPO / top).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module in exported:
+                    bad += [f"{path.relative_to(REPO)}:{node.lineno} {a.name}"
+                            for a in node.names if a.name not in exported[node.module]]
+    assert not bad, bad

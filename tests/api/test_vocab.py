@@ -96,11 +96,12 @@ def test_derived_places_agree():
     # one SQL file per bucket, and no bucket file without its name in the list
     assert sorted(p.stem for p in (queries_dir() / "buckets").glob("*.sql")) == sorted(V.BUCKETS)
     # the registry's typed evidence-method models are exactly the listed methods
-    methods = [m.model_fields["method"].annotation.__args__[0]
-               for m in R.EvidenceMethod.__args__]
-    assert methods == list(V.EVIDENCE_METHODS)
-    assert set(R.JudgeSpec.model_json_schema()["$defs"]) >= {m.__name__
-                                                             for m in R.EvidenceMethod.__args__}
+    from rcaeval.registry._conditions import EvidenceMethod
+
+    models = EvidenceMethod.__args__
+    assert [m.model_fields["method"].annotation.__args__[0] for m in models] \
+        == list(V.EVIDENCE_METHODS)
+    assert set(R.JudgeSpec.model_json_schema()["$defs"]) >= {m.__name__ for m in models}
 
 
 def test_chunk_size_default_reaches_the_cli_and_api():

@@ -129,7 +129,7 @@ def test_schema_file_is_in_sync() -> None:
 
 
 def test_schema_is_registered_with_the_registry() -> None:
-    registry = pytest.importorskip("rcaeval.registry")
+    registry = pytest.importorskip("rcaeval.registry._schemas")
     registry.discover_schemas()
     assert registry.SCHEMAS.get("rca_response") is RcaResponse
     assert registry.schema_json(RcaResponse).decode() == json_schema_text()

@@ -7,14 +7,8 @@ import pytest
 from judge_kit import CASE, RUN, healthy_rows, judge_spec, make_db, setup_case
 from rich.console import Console
 
-from rcaeval.judge import (
-    JUDGE_VERSION,
-    build_packets,
-    explain_tree,
-    judge_loaded,
-    load_judgment,
-    run_judge_sql,
-)
+from rcaeval.judge import JUDGE_VERSION, explain_tree, judge_loaded, load_judgment, run_judge_sql
+from rcaeval.judge._packet import build_packets
 
 
 def _judge_twice(tmp_path):

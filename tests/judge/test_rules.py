@@ -10,16 +10,11 @@ import pytest
 from judge_kit import CASE, judge_spec
 
 from rcaeval.errors import InputError
-from rcaeval.judge import (
-    BUCKETS,
-    RULE_TABLES,
-    compile_path,
-    compute_rules_hash,
-    flatten_rules,
-    load_profiles,
-    negation_regexes,
-)
+from rcaeval.judge import BUCKETS, flatten_rules, load_profiles
+from rcaeval.judge._jsonpath import compile_path
+from rcaeval.judge._negation import negation_regexes
 from rcaeval.judge._profiles import _validate
+from rcaeval.judge._rules import RULE_TABLES, compute_rules_hash
 
 
 def _rows(tables, name):
@@ -240,7 +235,7 @@ def test_profile_validation():
 def test_load_rules_names_a_pattern_re2_rejects():
     from judge_kit import make_db
 
-    from rcaeval.judge import load_rules
+    from rcaeval.judge._load import load_rules
 
     spec = judge_spec()
     spec["detectors"]["lookahead"] = {"description": "d", "any": ["panic(?=!)"],

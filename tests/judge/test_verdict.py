@@ -9,8 +9,8 @@ import pyarrow as pa
 import pytest
 from judge_kit import make_db
 
-from rcaeval.judge import load_profiles, score_and_verdict
-from rcaeval.judge._pipeline import _load_profiles
+from rcaeval.judge import load_profiles
+from rcaeval.judge._pipeline import _load_profiles, score_and_verdict
 
 STATUSES = {
     "contract": ("pass", "fail"),

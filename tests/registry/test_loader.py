@@ -13,9 +13,9 @@ from rcaeval.registry import (
     iter_suite_cases,
     load_case,
     load_suite,
-    parse_yaml,
     rules_hash,
 )
+from rcaeval.registry._yamlsrc import parse_yaml
 
 TIKV = "tikv-panic-restart-001"
 

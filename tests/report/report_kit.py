@@ -16,7 +16,8 @@ import pytest
 import yaml
 
 import rcaeval.store as st
-from rcaeval.registry import CaseSpec, JudgeSpec, SuiteCase, SuiteSpec
+from rcaeval.registry import CaseSpec, JudgeSpec, SuiteSpec
+from rcaeval.registry._suite import SuiteCase
 from rcaeval.store import BUCKET_ORDER
 
 SUITE = "smoke"
