@@ -3,7 +3,7 @@ from __future__ import annotations
 import orjson
 import polars as pl
 import pytest
-from harness_fixtures import CFG, SAMPLES, good, samples
+from harness_kit import CFG, SAMPLES, good, samples
 
 from rcaeval.cli import main
 from rcaeval.harness import STATUSES, check, check_batch, summarize

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from harness_fixtures import good
+from harness_kit import good
 
 from rcaeval.errors import ExitCode, InputError
 from rcaeval.harness import HarnessConfig, check

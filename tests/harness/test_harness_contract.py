@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from harness_fixtures import CFG, REPO, ev, good
+from harness_kit import CFG, REPO, ev, good
 
 from rcaeval.errors import InputError
 from rcaeval.harness import RcaResponse, analysis_hash, check, json_schema_text, parse_response

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness_fixtures import CFG, NO_REPAIR, ev, gate, good
+from harness_kit import CFG, NO_REPAIR, ev, gate, good
 
 from rcaeval.harness import check
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness_fixtures import CFG, NO_REPAIR, gate, good
+from harness_kit import CFG, NO_REPAIR, gate, good
 
 from rcaeval.harness import check, parse_response
 from rcaeval.harness._ledger import View, normalize

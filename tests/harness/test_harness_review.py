@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import polars as pl
 import pytest
-from harness_fixtures import CFG, NO_REPAIR, ev, gate, good, samples
+from harness_kit import CFG, NO_REPAIR, ev, gate, good, samples
 
 from rcaeval.cli import main
 from rcaeval.errors import InputError

@@ -174,7 +174,7 @@ def test_bundled_synthetic_files(repo_root: Path) -> None:
 @pytest.mark.slow
 def test_cli_end_to_end_subprocess(tmp_path: Path) -> None:
     sys.path.insert(0, str(Path(__file__).parent))
-    from release_builders import capture, write_jsonl
+    from release_kit import capture, write_jsonl
 
     caps = write_jsonl(tmp_path / "c.jsonl", [capture("a")])
     out = tmp_path / "M.json"

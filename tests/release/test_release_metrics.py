@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from release_builders import capture, evidence, write_jsonl  # noqa: E402
+from release_kit import capture, evidence, write_jsonl  # noqa: E402
 
 import rcaeval.release as rel  # noqa: E402
 from rcaeval.errors import InputError  # noqa: E402
@@ -183,7 +183,7 @@ def test_typedb_outage_activation_success(tmp_path: Path) -> None:
 
 
 def test_reviews_label_unlabelled_captures(tmp_path: Path) -> None:
-    from release_builders import ahash, review
+    from release_kit import ahash, review
 
     rows = [capture("a", labels=False), capture("b", labels=False, family="disk_full")]
     reviews = tmp_path / "r.jsonl"

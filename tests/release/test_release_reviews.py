@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from release_builders import ahash, capture, review, write_jsonl  # noqa: E402
+from release_kit import ahash, capture, review, write_jsonl  # noqa: E402
 
 import rcaeval.release as rel  # noqa: E402
 from rcaeval.cli import main  # noqa: E402

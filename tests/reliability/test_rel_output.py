@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from reliability_helpers import CASES, hostile_args, make_registry, query, rcaeval
+from reliability_kit import CASES, hostile_args, make_registry, query, rcaeval
 
 from rcaeval.runner._agents import MAX_ANSWER_BYTES, read_capped
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_helpers import CASES, SAMPLE, THOROUGH, make_registry, query, rcaeval
+from reliability_kit import CASES, SAMPLE, THOROUGH, make_registry, query, rcaeval
 
 from rcaeval.registry._loader import load_case_dir
 from rcaeval.registry._yamlsrc import parse_yaml

@@ -10,7 +10,7 @@ import time
 
 import orjson
 import pytest
-from reliability_helpers import CASES, PY, cli_env, hostile_args, make_registry, query, rcaeval
+from reliability_kit import CASES, PY, cli_env, hostile_args, make_registry, query, rcaeval
 
 import rcaeval.store as st
 from rcaeval.runner import RunFailed, _loop, run_suite

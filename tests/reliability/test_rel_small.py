@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import orjson
-from reliability_helpers import (
+from reliability_kit import (
     CASES,
     THOROUGH,
     hostile_args,

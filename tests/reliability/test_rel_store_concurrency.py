@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from reliability_helpers import CASES, PY, cli_env, hostile_args, make_registry, rcaeval
+from reliability_kit import CASES, PY, cli_env, hostile_args, make_registry, rcaeval
 
 import rcaeval.store as st
 

@@ -8,7 +8,7 @@ import shutil
 
 import orjson
 import pytest
-from reliability_helpers import (
+from reliability_kit import (
     CASES,
     THOROUGH,
     hostile_args,

@@ -1,79 +1,17 @@
+"""Fixtures of the runner tests (rcaeval.runner: adapters, the run loop, the CLI's run and
+doctor commands); helpers live in runner_kit.py."""
+
 from __future__ import annotations
 
-import sys
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 import yaml
-
-AGENTS = Path(__file__).resolve().parent / "agents"
-PY = sys.executable
-
-PANIC_INCIDENT: dict[str, Any] = {
-    "topology.json": {"cluster_id": "prod-tidb-017", "product": "tidb", "components": [
-        {"name": "tikv", "instance": "tikv-1", "role": "storage"},
-        {"name": "tikv", "instance": "tikv-2", "role": "storage"}]},
-    "ticket.json": {"ticket_id": "INC-1", "source": "pagerduty", "summary": "p99 latency",
-                    "alerts": [{"name": "p99", "state": "firing"}]},
-    "logs/tikv-2.log": "2026-10-03T14:05:00Z INFO [tikv] heartbeat ok\n"
-                       "2026-10-03T14:06:00Z FATAL [tikv] [panic] corrupted raft entry\n",
-    "logs/tikv-1.log": "2026-10-03T14:05:00Z INFO [tikv] heartbeat ok\n",
-    "metrics.json": {"series": [{"id": "M-restart-tikv-2", "name": "tikv_restart_total",
-                                "labels": {"instance": "tikv-2"},
-                                "points": [["2026-10-03T14:05:00Z", 0],
-                                           ["2026-10-03T14:07:00Z", 2]]}]},
-    "slow_queries.json": {"queries": [{"id": "Q-1", "kind": "slow_query", "sql_text": "SELECT 1",
-                                       "instance": "tidb-0", "max_latency_ms": 900}]},
-    "events.json": {"events": [{"id": "EV-1", "ts": "2026-10-03T14:06:10Z", "type": "Warning",
-                                "object": "pod/tikv-2", "reason": "BackOff",
-                                "message": "Back-off restarting failed container"}]},
-    "component_health.json": {"components": [
-        {"name": "tikv", "instance": "tikv-2", "status": "CrashLoopBackOff", "restarts": 2,
-         "last_termination_reason": "panic: corrupted raft entry"}]},
-}
-
-
-def write_case(
-    root: Path,
-    case_id: str = "case-a",
-    *,
-    incident: dict[str, Any] | None = None,
-    followups: list[str] | None = None,
-    secret: str = "",
-) -> tuple[dict[str, Any], Path]:
-    """A registry-style case dir: case.yaml, judge.yaml, expected.md and incident/."""
-    case_dir = root / "cases" / case_id
-    case_dir.mkdir(parents=True)
-    case = {
-        "case_id": case_id,
-        "title": f"title {secret}".strip(),
-        "case_type": "known",
-        "tags": ["storage", secret] if secret else ["storage"],
-        "prompt": {"text": "Alert: p99 latency on cluster prod-tidb-017. Find the root cause."},
-        "environment": {"cluster_id": "prod-tidb-017", "product": "tidb"},
-        "time_window": {"start": "2026-10-03T14:00:00Z", "end": "2026-10-03T15:00:00Z",
-                        "tolerance_s": 600},
-        "followup": [{"text": t} for t in (followups or [])],
-    }
-    if incident is not None:
-        case["incident_data"] = "incident"
-        for rel, content in incident.items():
-            p = case_dir / "incident" / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, str):
-                p.write_text(content)
-            else:
-                p.write_bytes(orjson.dumps(content))
-    (case_dir / "case.yaml").write_text(yaml.safe_dump(case))
-    (case_dir / "judge.yaml").write_text(yaml.safe_dump({
-        "case_id": case_id,
-        "ground_truth": {"root_cause": {"family": "storage_node_panic",
-                                        "summary": f"ground truth {secret}"}}}))
-    (case_dir / "expected.md").write_text(f"# Expected\n\nThe answer is {secret}.\n")
-    return case, case_dir
+from runner_kit import PANIC_INCIDENT, PY, SAMPLE, cli_env, multi_agent_spec, query, write_case
 
 
 @pytest.fixture
@@ -92,3 +30,53 @@ def dirs(tmp_path: Path) -> dict[str, Path]:
 @pytest.fixture
 def panic_incident() -> dict[str, Any]:
     return PANIC_INCIDENT
+
+
+@pytest.fixture
+def rcaeval(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run ``python -m rcaeval ARGS`` with --db/--audit-root defaults in tmp_path."""
+
+    def run(*args: str, timeout: float = 120, **kw: Any) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([PY, "-m", "rcaeval", *args], capture_output=True, text=True,
+                              timeout=timeout, env=cli_env(), cwd=tmp_path, **kw)
+
+    return run
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> dict[str, Path]:
+    out = {"db": tmp_path / "store.duckdb", "audits": tmp_path / "audits",
+           "ws": tmp_path / "ws"}
+    return out
+
+
+@pytest.fixture
+def db_query() -> Callable[..., list[tuple[Any, ...]]]:
+    return query
+
+
+@pytest.fixture
+def multi_agent() -> str:
+    return multi_agent_spec()
+
+
+@pytest.fixture
+def make_registry(tmp_path: Path) -> Callable[..., Path]:
+    """A registry with suite ``mini`` over copies of sample cases; ``broken`` case ids get a
+    judge.yaml that is not YAML."""
+
+    def make(case_ids: list[str], *, broken: tuple[str, ...] = (),
+             quarantined: tuple[str, ...] = (), jobs: int = 2) -> Path:
+        root = tmp_path / "registry"
+        (root / "suites").mkdir(parents=True)
+        for cid in case_ids:
+            shutil.copytree(SAMPLE / "cases" / cid, root / "cases" / cid)
+            if cid in broken:
+                (root / "cases" / cid / "judge.yaml").write_text("case_id: [unclosed\n")
+        suite = {"suite_id": "mini", "version": "1", "execution": {"jobs": jobs},
+                 "cases": [{"id": c, "status": "quarantined" if c in quarantined else "active"}
+                           for c in case_ids]}
+        (root / "suites" / "mini.yaml").write_text(yaml.safe_dump(suite, sort_keys=False))
+        return root
+
+    return make

@@ -17,7 +17,7 @@ from rcaeval.semantic import SemanticConfig, SemanticPacket
 from rcaeval.semantic._flow import ask
 
 pytestmark = needs_sample
-SCRIPT = Path(__file__).with_name("fake_semantic_command.py")
+SCRIPT = Path(__file__).parent / "agents" / "fake_semantic_command.py"
 
 
 def _provider(mode: str) -> str:

@@ -21,7 +21,7 @@ from rcaeval.report import write_reports
 from rcaeval.semantic import agreement, report_lines, verdict_comparison
 from rcaeval.stats import cohen_kappa
 
-SCRIPT = Path(__file__).with_name("fake_semantic_command.py")
+SCRIPT = Path(__file__).parent / "agents" / "fake_semantic_command.py"
 
 
 def _provider(mode: str = "ok") -> str:

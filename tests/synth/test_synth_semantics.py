@@ -1,6 +1,6 @@
 """Each behaviour's answer and evidence produce the intended bucket outcome under the
 documented detector and evidence-method semantics (checked pessimistically, see
-synth_refjudge.py), so the E2E expectations in EXPECTED.csv are grounded in the data."""
+synth_kit.py), so the E2E expectations in EXPECTED.csv are grounded in the data."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
-from synth_refjudge import fires, method_holds
+from synth_kit import fires, method_holds
 
 from rcaeval.synth import load_scenarios
 

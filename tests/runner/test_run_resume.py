@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from run_helpers import PY, RECORDED, cli_env
+from runner_kit import PY, RECORDED, cli_env
 
 from rcaeval.runner._proc import pid_running
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from run_helpers import RECORDED
+from runner_kit import RECORDED
 
 from rcaeval.runner._proc import pid_running
 

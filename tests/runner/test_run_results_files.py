@@ -9,7 +9,7 @@ import shutil
 import xml.etree.ElementTree as ET
 
 import orjson
-from run_helpers import RECORDED
+from runner_kit import RECORDED
 
 from rcaeval.cli import main
 

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import orjson
 import pytest
-from run_helpers import RECORDED
+from runner_kit import RECORDED
 
 from rcaeval.cli import main
 from rcaeval.report import promote_baseline
