@@ -27,7 +27,7 @@ from rcaeval.runner._sandbox import resolve_sandbox
 
 AGENTS = {"replay": "replay:thorough",
           "example": f"command:{shlex.quote(sys.executable)} -m "
-                     "rcaeval.runner.example_command_agent"}
+                     "rcaeval.examples.example_command_agent"}
 
 
 def run_once(spec: str, agent: str, cases: list, jobs: int, tmp: Path, tag: str) -> float:

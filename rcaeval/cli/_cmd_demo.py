@@ -25,7 +25,7 @@ SUITE = "smoke"
 
 def demo_agents() -> list[tuple[str, str, str]]:
     """(run id, agent spec, label) of the demo's runner runs."""
-    acp = f"acp:{shlex.quote(sys.executable)} -m rcaeval.runner.example_agent"
+    acp = f"acp:{shlex.quote(sys.executable)} -m rcaeval.examples.example_agent"
     return [("demo-thorough", "replay:thorough", "replay:thorough (runner)"),
             ("demo-example-acp", acp, "example ACP agent (runner)")]
 

@@ -2,7 +2,7 @@
 store, the registry (and a suite), the sandbox, and an agent spec (docs/doctor.md).
 
     from rcaeval.doctor import run_checks
-    for c in run_checks(suite="smoke", agent="acp:python -m rcaeval.runner.example_agent"):
+    for c in run_checks(suite="smoke", agent="acp:python -m rcaeval.examples.example_agent"):
         print(c.name, c.status, c.detail, c.fix)
 """
 

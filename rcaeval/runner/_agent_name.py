@@ -18,7 +18,7 @@ _RUNNER_WORDS = {"run", "exec", "x"}  # `uv run X`, `npx X`, `bun x X`, `poetry 
 def default_agent_name(spec: str) -> str:
     """The name a run gets without ``--agent-name``: ``replay:thorough`` -> ``thorough``;
     for ``command:``/``acp:`` the program behind interpreters and launchers, without path or
-    extension (``acp:python -m rcaeval.runner.example_agent`` -> ``example_agent``,
+    extension (``acp:python -m rcaeval.examples.example_agent`` -> ``example_agent``,
     ``command:./agents/triage.sh --fast`` -> ``triage``); the spec itself when none is found."""
     kind, _, rest = spec.partition(":")
     rest = rest.strip()

@@ -24,7 +24,7 @@ from rcaeval.runner._workspace import Workspace
 
 PYTHON_PLACEHOLDER = "{python}"
 """Replaced in ``command:``/``acp:`` command lines by the runner's own interpreter, so a spec
-such as ``acp:{python} -m rcaeval.runner.example_agent`` never depends on PATH's python."""
+such as ``acp:{python} -m rcaeval.examples.example_agent`` never depends on PATH's python."""
 
 OutcomeStatus = Literal["completed", "crashed", "timed_out", "errored"]
 

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.ray
 PY = sys.executable
 HOLD_AGENT = Path(__file__).resolve().parent / "agents" / "hold_agent.py"
 AGENT = f"command:{shlex.quote(PY)} {shlex.quote(str(HOLD_AGENT))}"
-EXAMPLE = f"command:{shlex.quote(PY)} -m rcaeval.runner.example_command_agent"
+EXAMPLE = f"command:{shlex.quote(PY)} -m rcaeval.examples.example_command_agent"
 CASES = ["cpu-hotspot-region-001", "disk-full-tikv-001", "fake-alarm-scrape-gap-001"]
 
 

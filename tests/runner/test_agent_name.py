@@ -15,7 +15,7 @@ from rcaeval.store import connect
 
 @pytest.mark.parametrize(("spec", "name"), [
     ("replay:thorough", "thorough"),
-    ("acp:python -m rcaeval.runner.example_agent", "example_agent"),
+    ("acp:python -m rcaeval.examples.example_agent", "example_agent"),
     ("acp:/usr/bin/python3.11 -u -m my_pkg.agent --fast", "agent"),
     ("command:./agents/triage.sh --fast", "triage"),
     ("command:python3 /opt/x/my_agent.py --k=v", "my_agent"),

@@ -14,7 +14,7 @@ from rcaeval.doctor import run_checks
 
 
 def test_doctor_on_a_good_set_up(tmp_path, capsys):
-    spec = f"acp:{shlex.quote(sys.executable)} -m rcaeval.runner.example_agent"
+    spec = f"acp:{shlex.quote(sys.executable)} -m rcaeval.examples.example_agent"
     code = main(["doctor", "--suite", "smoke", "--agent", spec, "--db",
                  str(tmp_path / "new.duckdb"), "--json"])
     doc = orjson.loads(capsys.readouterr().out)

@@ -50,7 +50,7 @@ def test_thorough_replay_runs_judges_and_reports(rcaeval, paths, db_query):
 
 @pytest.mark.slow
 def test_example_acp_agent(rcaeval, paths, db_query):
-    spec = f"acp:{shlex.quote(sys.executable)} -m rcaeval.runner.example_agent"
+    spec = f"acp:{shlex.quote(sys.executable)} -m rcaeval.examples.example_agent"
     cases = ["tikv-panic-restart-001", "kill-query-chain-001"]
     r = rcaeval("run", "--suite", "smoke", "--agent", spec, "--db", str(paths["db"]),
                 "--audit-root", str(paths["audits"]), "--run-id", "acp-1",

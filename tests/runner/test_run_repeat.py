@@ -25,7 +25,7 @@ CASES = ["tikv-panic-restart-001", "kill-query-chain-001"]
 @pytest.mark.slow
 def test_example_agent_three_repeats(paths, make_registry, tmp_path, capsys, db_query):
     reg = make_registry(CASES)
-    spec = f"acp:{shlex.quote(sys.executable)} -m rcaeval.runner.example_agent"
+    spec = f"acp:{shlex.quote(sys.executable)} -m rcaeval.examples.example_agent"
     out_json, out_xml = tmp_path / "results.json", tmp_path / "junit.xml"
     code = main(["run", "--suite", "mini", "--registry", str(reg), "--agent", spec,
                  "--db", str(paths["db"]), "--audit-root", str(paths["audits"]),

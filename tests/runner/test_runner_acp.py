@@ -16,7 +16,7 @@ from rcaeval.runner._proc import processes_under
 PY = sys.executable
 AGENTS = Path(__file__).resolve().parent / "agents"
 TRAP = f"acp:{PY} {AGENTS}/acp_trap_agent.py"
-EXAMPLE = f"acp:{PY} -m rcaeval.runner.example_agent"
+EXAMPLE = f"acp:{PY} -m rcaeval.examples.example_agent"
 
 
 def _rpc_log(audit: Path) -> list[dict]:

@@ -17,7 +17,7 @@ AGENTS = Path(__file__).resolve().parent / "agents"
 # A descriptive id that names the answer, like the shipped sample's.
 LEAKY_ID = "tikv-panic-restart-leaky-042"
 SNOOP = f"command:{PY} {AGENTS}/cmd_agent.py snoop {{prompt_file}}"
-EXAMPLE_ACP = f"acp:{PY} -m rcaeval.runner.example_agent"
+EXAMPLE_ACP = f"acp:{PY} -m rcaeval.examples.example_agent"
 
 
 def _every_visible_text(ws: Path) -> str:

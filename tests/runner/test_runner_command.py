@@ -146,7 +146,7 @@ def test_usage_reported_by_file(make_case, dirs):
 
 def test_example_command_agent_produces_a_bundle(make_case, dirs, panic_incident):
     case, case_dir = make_case(incident=panic_incident, followups=["Which evidence?"])
-    spec = "command:{python} -m rcaeval.runner.example_command_agent"  # the runner's python
+    spec = "command:{python} -m rcaeval.examples.example_command_agent"  # the runner's python
     res = execute_case("r", case, spec, case_dir=case_dir, timeout_s=60, **dirs)
     assert res.status == "completed", res.error
     assert "## Root cause" in res.final_text and "panic on tikv-2" in res.final_text

@@ -8,7 +8,7 @@ import inspect
 import acp
 from acp.client.connection import ClientSideConnection
 
-from rcaeval.runner._example_diagnosis import Incident, diagnose, render_answer
+from rcaeval.examples._diagnosis import Incident, diagnose, render_answer
 
 
 def _series(name: str, inst: str, values: list[float]) -> dict:

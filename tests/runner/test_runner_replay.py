@@ -108,7 +108,7 @@ def test_example_agent_on_a_shipped_sample_case(dirs):
     case_dir = cases[0]
     case = yaml.safe_load((case_dir / "case.yaml").read_text())
     res = execute_case("example-sample", case,
-                       f"acp:{sys.executable} -m rcaeval.runner.example_agent",
+                       f"acp:{sys.executable} -m rcaeval.examples.example_agent",
                        case_dir=case_dir, timeout_s=60, **dirs)
     assert res.status == "completed", res.error
     assert (res.audit_dir / "evidences" / "workspace_evidence_report.json").is_file()

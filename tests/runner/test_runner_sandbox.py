@@ -121,7 +121,7 @@ def test_sandbox_options_are_checked():
 @needs_bwrap
 def test_example_agent_with_tools_in_the_sandbox(make_case, dirs, panic_incident):
     case, case_dir = make_case(incident=panic_incident)
-    res = execute_case("r-sb", case, "acp:{python} -m rcaeval.runner.example_agent",
+    res = execute_case("r-sb", case, "acp:{python} -m rcaeval.examples.example_agent",
                        case_dir=case_dir, timeout_s=120, sandbox="bwrap", **dirs)
     assert res.status == "completed", res.error
     assert res.manifest["sandbox"] == "bwrap"

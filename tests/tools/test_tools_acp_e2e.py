@@ -13,7 +13,7 @@ import rcaeval.store as st
 from rcaeval.runner import run_suite
 
 CASE = "tikv-panic-restart-001"
-ACP = "acp:{python} -m rcaeval.runner.example_agent"
+ACP = "acp:{python} -m rcaeval.examples.example_agent"
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ import orjson
 import pytest
 from tools_kit import PANIC_CASE, judge_bundle, run_scripted
 
-from rcaeval.runner._example_mcp import client_caller, investigate
+from rcaeval.examples._mcp import client_caller, investigate
 
 
 def _investigate(skip: tuple[str, ...] = ()):

@@ -30,7 +30,7 @@ def main() -> None:
             while not (Path(hold) / "release").exists() and time.monotonic() < deadline:
                 time.sleep(0.05)
             sys.exit(1)
-    runpy.run_module("rcaeval.runner.example_command_agent", run_name="__main__")
+    runpy.run_module("rcaeval.examples.example_command_agent", run_name="__main__")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """A deterministic example RCA agent speaking the Agent Client Protocol over stdio (no LLM).
 
-Run it as ``--agent 'acp:{python} -m rcaeval.runner.example_agent'``. It is the template for
+Run it as ``--agent 'acp:{python} -m rcaeval.examples.example_agent'``. It is the template for
 plugging a real agent into rcaeval: on the first prompt of a session it connects to the
 incident tools the client handed it in ``session/new``'s ``mcpServers`` (the official ``mcp``
-SDK's client) and investigates through them (:mod:`rcaeval.runner._example_mcp`: ticket,
+SDK's client) and investigates through them (:mod:`rcaeval.examples._mcp`: ticket,
 topology, guardrails, logs, metrics, slow queries, events, then ``submit_report``), reporting
 each step as a ``tool_call`` / ``tool_call_update``. The tool server records the bundle. Without
 tools (``tools: files``) it reads ``incident/`` and writes the bundle with ``BundleWriter``
-(:mod:`rcaeval.runner.example_command_agent`). It writes its investigation notes through the
+(:mod:`rcaeval.examples.example_command_agent`). It writes its investigation notes through the
 client's ``fs/write_text_file`` when the client offers it, streams its Markdown diagnosis as
 ``agent_message_chunk`` updates, and reports usage (``usage_update`` and
 ``PromptResponse.usage``). Follow-up prompts of the same session name the key evidence ids.
@@ -45,11 +45,11 @@ from acp.schema import (
 )
 
 from rcaeval import __version__
-from rcaeval.runner._example_diagnosis import Diagnosis, render_answer, render_followup
-from rcaeval.runner._example_mcp import client_caller, investigate
-from rcaeval.runner.example_command_agent import investigate as investigate_files
+from rcaeval.examples._diagnosis import Diagnosis, render_answer, render_followup
+from rcaeval.examples._mcp import client_caller, investigate
+from rcaeval.examples.example_command_agent import investigate as investigate_files
 
-log = logging.getLogger("rcaeval.example_agent")
+log = logging.getLogger("rcaeval.examples.example_agent")
 
 
 class _Cancelled(Exception):

@@ -1,12 +1,12 @@
 """Example command agent on the bundle SDK (no LLM): reads incident/, writes the bundle with
-BundleWriter, prints its answer. ``command:{python} -m rcaeval.runner.example_command_agent``"""
+BundleWriter, prints its answer. ``command:{python} -m rcaeval.examples.example_command_agent``"""
 import json
 import os
 import sys
 from pathlib import Path
 
 from rcaeval.bundle import BundleWriter
-from rcaeval.runner._example_diagnosis import GUARDRAILS, diagnose, load_incident, render_answer
+from rcaeval.examples._diagnosis import GUARDRAILS, diagnose, load_incident, render_answer
 
 
 def investigate(root: Path):

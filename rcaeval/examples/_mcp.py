@@ -1,6 +1,6 @@
 """The example agents' investigation over the incident tools (MCP, docs/tools.md): a scripted
 SRE walk through the tools (no LLM), then the deterministic rules of
-:mod:`._example_diagnosis` and ``submit_report``. The tool server records everything into the
+:mod:`._diagnosis` and ``submit_report``. The tool server records everything into the
 bundle; this code never writes a bundle file itself.
 
 ``call(name, args)`` is any async function that calls one MCP tool and returns its structured
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from rcaeval.runner._example_diagnosis import (
+from rcaeval.examples._diagnosis import (
     KILL_RE,
     PANIC_RE,
     Diagnosis,
