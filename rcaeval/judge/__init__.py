@@ -13,8 +13,9 @@ Typical use::
 Lower levels, for tests and notebooks: :func:`flatten_rules` (judge spec dict -> rule
 tables), :func:`register_cases` (rules + case_meta), :func:`judge_loaded` (judge what is
 already extracted), :func:`rejudge_store` (judge again what the store holds, with the
-registry's current rules), :func:`run_judge_sql` (frames only, nothing written). Reading results:
-:func:`load_judgment`, :func:`explain_tree` / :func:`explain_html`, :func:`load_detector_hits`.
+registry's current rules), :func:`run_judge_sql` (frames only, nothing written). Reading
+results: :func:`load_judgment`, :func:`explain_tree` / :func:`explain_html`,
+:func:`load_detector_hits`.
 
 This facade exports only what a user calls; the judge's own modules import each other's
 private modules (``rcaeval.judge._packet``, ``._pipeline``, ...) directly.
