@@ -1,8 +1,9 @@
 """The Ray executor on a real local Ray cluster: the same judgments as the local executor on
-the sample suite (replay and example agents), audits with the local mirror's manifest and
-checksums; a Ray worker killed mid-case is retried as an infrastructure error (or the case is
-``errored``, never judged, when retries are spent); Ctrl-C cancels the Ray tasks and kills
-their agents; a run interrupted on one executor is finished on the other."""
+the sample suite (replay, example command and example ACP agents), audits with the local
+mirror's manifest and checksums; a Ray worker killed mid-case is retried as an infrastructure
+error (or the case is ``errored``, never judged, when retries are spent); Ctrl-C cancels the
+Ray tasks and kills their agents; a run interrupted on one executor is finished on the
+other."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ PY = sys.executable
 HOLD_AGENT = Path(__file__).resolve().parent / "agents" / "hold_agent.py"
 AGENT = f"command:{shlex.quote(PY)} {shlex.quote(str(HOLD_AGENT))}"
 EXAMPLE = f"command:{shlex.quote(PY)} -m rcaeval.examples.example_command_agent"
+ACP_EXAMPLE = f"acp:{shlex.quote(PY)} -m rcaeval.examples.example_agent"
 CASES = ["cpu-hotspot-region-001", "disk-full-tikv-001", "fake-alarm-scrape-gap-001"]
 
 
@@ -67,7 +69,8 @@ def _check_audit(audit_dir: Path, run_id: str, case_id: str) -> dict:
     return manifest
 
 
-@pytest.mark.parametrize("agent", ["replay:thorough", EXAMPLE], ids=["replay", "example"])
+@pytest.mark.parametrize("agent", ["replay:thorough", EXAMPLE, ACP_EXAMPLE],
+                         ids=["replay", "example", "acp-example"])
 def test_ray_judges_like_the_local_executor(ray_address, tmp_path, agent):
     store = connect(tmp_path / "store.duckdb")
     try:
