@@ -73,6 +73,9 @@ def ray_case(job: CaseJob, rc: RunCase, prior: list[dict[str, Any]],
         return Done(rc.case_id, error=f"infrastructure error: the case's incident data "
                     f"{rc.incident_dir} is not visible on Ray node {os.uname().nodename}: "
                     "put the registry on the shared volume (docs/distributed.md)")
+    if prior:  # a worker lost while mirroring may have left a half-assembled audit
+        for partial in (Path(job.audit_root) / job.run_id).glob(f".{rc.case_id}.partial-*"):
+            remove_tree(partial)
     own = workspace_root is None
     # without --workspace-root: a temporary root marked with this worker's pid; the next task
     # on the node removes the roots (and kills the agents) of workers that died mid-case
