@@ -108,12 +108,15 @@ def _ray_worker_of(pid: int) -> int | None:
     return None
 
 
-def _kill_held_agents_worker(hold: Path, killed: list[int]) -> None:
-    """Once the held agent runs, SIGKILL the Ray worker running its case."""
+def _kill_held_agents_worker(hold: Path, killed: list[int], partial: Path) -> None:
+    """Once the held agent runs, SIGKILL the Ray worker running its case, leaving a
+    half-assembled audit (``partial``) as a worker lost while mirroring would."""
     ws = _wait_for(lambda: (hold / "held").is_file() and (hold / "held").read_text(),
                    "the held agent")
     worker = _wait_for(lambda: next(filter(None, map(_ray_worker_of, processes_under(ws))),
                                     None), "the held agent's Ray worker")
+    partial.mkdir(parents=True)
+    (partial / "output.txt").write_text("half")
     os.kill(worker, signal.SIGKILL)
     killed.append(worker)
 
@@ -123,7 +126,8 @@ def test_a_lost_ray_worker_is_an_infrastructure_error(ray_address, tmp_path, ret
     hold = tmp_path / "hold"
     hold.mkdir()
     killed: list[int] = []
-    killer = threading.Thread(target=_kill_held_agents_worker, args=(hold, killed))
+    partial = tmp_path / "audits" / "lost" / f".{CASES[0]}.partial-dead"
+    killer = threading.Thread(target=_kill_held_agents_worker, args=(hold, killed, partial))
     killer.start()
     store = connect(tmp_path / "store.duckdb")
     try:
@@ -133,6 +137,7 @@ def test_a_lost_ray_worker_is_an_infrastructure_error(ray_address, tmp_path, ret
                             progress=False, reports=False)
         killer.join()
         assert killed and not pid_running(killed[0])
+        assert not partial.exists() if retries else partial.exists()
         held_case = CASES[0]  # jobs=1: the first case's agent is the first to start
         runs = _case_runs(store, "lost")
         assert runs[CASES[1]][:2] == ("judged", 1)
