@@ -263,8 +263,9 @@ SEMANTIC_CHECK_SCHEMA = pa.schema([
 
 def _second_pass(con: Any, packets: Mapping[Key, dict[str, Any]], profiles: Any
                  ) -> tuple[Any, dict[Key, bytes]]:
-    from rcaeval.judge import JUDGE_VERSION, run_judge_sql
     from rcaeval.judge._packet import build_packets
+    from rcaeval.judge._pipeline import run_judge_sql
+    from rcaeval.judge._version import JUDGE_VERSION
 
     frames = run_judge_sql(con, sorted(packets), profiles=profiles,
                            semantic_checks=semantic_check_table(packets))
