@@ -16,10 +16,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import orjson
 
-from rcaeval._paths import read_query
+import rcaeval.store as st
 from rcaeval.extract import discover_case_dirs, extract_cases
 
 
@@ -72,9 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.cases):
             make_case(root / "bench-run" / f"case-{i:05d}", "bench-run", f"case-{i:05d}",
                       args.points)
-        con = duckdb.connect(str(Path(tmp) / "bench.duckdb"))
-        con.execute("SET TimeZone='UTC'")
-        con.execute(read_query("migrations/0001_init.sql"))
+        store = st.connect(Path(tmp) / "bench.duckdb")  # every migration applied
+        con = store.con
         refs = discover_case_dirs(root)
         start = time.perf_counter()
         summary = extract_cases(con, refs, workers=args.workers, batch_size=args.batch_size,
@@ -89,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             print(orjson.dumps({"cases": summary.cases, "rows": rows,
                                 "seconds": elapsed}).decode())
-        con.close()
+        store.close()
     return 0
 
 

@@ -88,7 +88,8 @@ def workload(size: int, ctx: Ctx) -> list[Row]:
 
 def report_workload(size: int, ctx: Ctx) -> list[Row]:
     top = max_cases()
-    cases = min(size, top)
+    per = len(load_scenarios())
+    cases = per * math.ceil(min(size, top) / per)  # a run id holds every generated variant
     base = _generated(ctx, f"report-{cases}-s{ctx.seed}", 2 * cases, cases)
     db = base / "store.duckdb"
     if not (base / ".judged").exists():
@@ -102,8 +103,8 @@ def report_workload(size: int, ctx: Ctx) -> list[Row]:
            str(base / "regression.html")]
     runs = [timed(cmd) for _ in range(ctx.repeat)]
     note = "notebook regression, HTML" + (
-        f"; asked {size:,} cases, the generator writes at most {top} per run" if size > top
-        else "")
+        f"; asked {size:,} cases: a run holds whole scenario variants, at most {top}"
+        if size != cases else "")
     return [row_from("report", cases, "cases/s", runs, note=note)]
 
 
