@@ -19,7 +19,7 @@ import polars as pl
 import pyarrow as pa
 
 from rcaeval._paths import queries_dir, read_query
-from rcaeval._vocab import BUCKETS, BUCKETS_SQL_LIST
+from rcaeval._vocab import BUCKETS, BUCKETS_SQL_LIST, EVIDENCE_METHODS
 from rcaeval.errors import InputError
 from rcaeval.grammar import NEVER_MATCHES, REGEX_KEYS, defaults_digest_bytes, detector_regexes
 from rcaeval.judge._profiles import load_profiles, profile_tables
@@ -35,6 +35,10 @@ STAGE1_FILES = (
     "facts/base.sql",
 )
 BUCKET_FILES = tuple(f"buckets/{b}.sql" for b in BUCKETS)
+METHOD_FILES = tuple(f"methods/{m}.sql" for m in EVIDENCE_METHODS)
+"""One SQL file per evidence method, registered by name (CONTRIBUTING.md, "Add an evidence
+method"); each defines ``mx_w_<method>`` (witnesses) and ``mx_miss_<method>`` (the detail
+when nothing holds), which the judge unions into ``mx_witness`` / ``mx_miss``."""
 
 CHECK_COLS = (
     "run_id, case_id, bucket, check_id, kind, required, soft, weight, ord, passed, reason, "
@@ -59,7 +63,7 @@ def sql_digest() -> str:
     """sha256 (16 hex) over the judge's SQL files: changes whenever judging logic does."""
     h = hashlib.sha256()
     root = queries_dir()
-    for sub in ("rules", "facts", "judge", "buckets"):
+    for sub in ("rules", "facts", "methods", "judge", "buckets"):
         for path in sorted((root / sub).glob("*.sql")):
             h.update(f"{sub}/{path.name}\n".encode())
             h.update(path.read_bytes())
@@ -76,6 +80,19 @@ def _run(con: duckdb.DuckDBPyConnection, rel: str, params: dict[str, Any] | None
             con.execute(read_query(rel), params)
     except duckdb.Error as exc:
         raise RuntimeError(f"judge SQL {rel} failed: {exc}") from exc
+
+
+def _run_methods(con: duckdb.DuckDBPyConnection) -> None:
+    """Each registered method's file, then ``mx_witness`` / ``mx_miss`` as the UNION ALL of
+    their views (in EVIDENCE_METHODS order), then ``method_eval`` (judge/method_eval.sql)."""
+    for rel in METHOD_FILES:
+        _run(con, rel)
+    for view, prefix in (("mx_witness", "mx_w_"), ("mx_miss", "mx_miss_")):
+        con.execute(
+            f"CREATE OR REPLACE TEMP VIEW {view} AS "
+            + " UNION ALL ".join(f"SELECT * FROM {prefix}{m}" for m in EVIDENCE_METHODS)
+        )
+    _run(con, "judge/method_eval.sql")
 
 
 def _set_keys(con: duckdb.DuckDBPyConnection, keys: Any) -> None:
@@ -244,6 +261,7 @@ def run_judge_sql(
     _run(con, "facts/derived.sql")
     _run(con, "judge/stage2_facts.sql")
     _run(con, "facts/methods.sql")
+    _run_methods(con)
     _run(con, "judge/method_results.sql")
     _run(con, "judge/conditions.sql")
     _run(con, "judge/workflow_checks.sql")
