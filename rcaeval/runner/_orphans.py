@@ -69,7 +69,11 @@ def workspace_root_for(workspace_root: str | Path | None, run_id: str, resume: b
     if workspace_root is None:
         clean_orphaned_workspaces()
         path = Path(tempfile.mkdtemp(prefix="rcaeval-ws-")).resolve()
-        (path / ORPHAN_MARKER).write_text(f"{os.getpid()} {_proc_start(os.getpid()) or 0}\n")
+        # written whole then renamed: a runner cleaning up concurrently must never read an
+        # empty marker (it would take a live root for an orphan and kill its agents)
+        tmp = path / f"{ORPHAN_MARKER}.tmp"
+        tmp.write_text(f"{os.getpid()} {_proc_start(os.getpid()) or 0}\n")
+        os.replace(tmp, path / ORPHAN_MARKER)
         return path
     path = Path(workspace_root).resolve()
     if resume and (path / run_id).is_dir():

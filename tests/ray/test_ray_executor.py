@@ -81,7 +81,7 @@ def test_ray_judges_like_the_local_executor(ray_address, tmp_path, agent):
         assert local.status == on_ray.status == "completed"
         expected = _judgments(store, "local")
         assert set(expected) == set(CASES)
-        assert _judgments(store, "onray") == expected
+        assert _judgments(store, "onray") == expected, _case_runs(store, "onray")
         assert {c: r[:2] for c, r in _case_runs(store, "onray").items()} == \
             dict.fromkeys(CASES, ("judged", 1))
         for cid in CASES:

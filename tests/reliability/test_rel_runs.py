@@ -125,3 +125,23 @@ def test_resume_removes_what_the_killed_run_left_in_its_workspace_root(tmp_path)
     assert query(tmp_path / "s.duckdb", "SELECT status FROM eval_runs") == [("completed",)]
     assert sorted(query(tmp_path / "s.duckdb", "SELECT status FROM eval_case_runs")) == [
         ("judged",), ("judged",)]
+
+
+def test_a_cleaner_running_while_a_root_is_created_leaves_it_alone(tmp_path, monkeypatch):
+    """Two runners on one machine (or two Ray tasks on one node): one creating its temporary
+    workspace root while the other cleans orphans. At the last moment before the owner marker
+    appears, the cleaner must see a young unmarked root, never an empty marker."""
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    real_replace = os.replace
+    seen = []
+
+    def replace_after_a_cleanup(src, dst):
+        seen.append(clean_orphaned_workspaces(tmp_path))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace_after_a_cleanup)
+    root = workspace_root_for(None, "r1", resume=False)
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert seen == [[]] and root.is_dir()
+    assert (root / ORPHAN_MARKER).read_text().split()[0] == str(os.getpid())
+    assert clean_orphaned_workspaces(tmp_path) == [] and root.is_dir()
