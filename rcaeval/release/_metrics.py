@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
 import polars as pl
 
@@ -192,6 +193,14 @@ def measure(
         raw = compute_metrics(con, [t.query for t in GATE], confidence=confidence)
         pop = population(con, loaded)
         probs = problems(con, loaded) + review_problems
+    except duckdb.OutOfMemoryException as exc:
+        from rcaeval.store import resolve_memory_limit
+
+        raise InputError(
+            f"DuckDB ran out of memory computing the release metrics (memory_limit "
+            f"{resolve_memory_limit(memory_limit)}): raise it (--memory-limit, "
+            f"$RCAEVAL_DB_MEMORY_LIMIT) or measure a shorter window. {exc}",
+            field="memory_limit") from exc
     finally:
         con.close()
     pop["reviews"] = len(review_list)

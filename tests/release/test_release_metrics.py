@@ -280,3 +280,13 @@ def test_provenance_of_the_artifact(tmp_path: Path) -> None:
     side = (tmp_path / "M.json.sha256").read_text().split()
     assert side == [hashlib.sha256(out.read_bytes()).hexdigest(), "M.json"]
     assert rel.load_artifact(out)["metrics"]["known_top1"]["value"] == 1.0
+
+
+def test_a_memory_limit_too_small_is_an_input_error_naming_it(repo_root: Path) -> None:
+    """DuckDB running out of memory at the user's --memory-limit is their setting to raise,
+    not an internal error (exit 3 through the CLI, never 5)."""
+    with pytest.raises(InputError) as info:
+        rel.measure(repo_root / "data" / "captures" / "sample-window.parquet",
+                    "2026-11-01..2026-11-28", memory_limit="1MB")
+    assert info.value.field == "memory_limit"
+    assert "--memory-limit" in str(info.value) and "out of memory" in str(info.value)
