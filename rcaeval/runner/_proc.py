@@ -222,14 +222,27 @@ def processes_under(root: str | os.PathLike[str]) -> list[int]:
     return out
 
 
-def kill_processes_under(root: str | os.PathLike[str]) -> int:
+def kill_processes_under(root: str | os.PathLike[str], *, timeout: float = 10.0) -> int:
     """SIGKILL every process :func:`processes_under` finds (e.g. agents a killed runner left
-    in a workspace); returns how many were signalled."""
-    n = 0
-    for pid in processes_under(root):
-        try:
-            os.kill(pid, signal.SIGKILL)
-            n += 1
-        except (ProcessLookupError, PermissionError):
-            pass
-    return n
+    in a workspace) and wait until none is left alive, killing any that appear meanwhile (a
+    child forked before its parent died). SIGKILL is delivered asynchronously, so returning
+    right after ``kill`` would let a caller remove the workspace under a still-running agent.
+    Gives up after ``timeout`` seconds; returns how many processes were signalled."""
+    signalled: set[int] = set()
+    foreign: set[int] = set()  # not ours to kill (another user's process): not waited for
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        pids = [pid for pid in processes_under(root) if pid not in foreign]
+        if not pids or time.monotonic() >= deadline:
+            return len(signalled)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                signalled.add(pid)
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                foreign.add(pid)
+        time.sleep(delay)  # waiting for the kernel to finish the kills, then looking again
+        delay = min(delay * 2, 0.1)

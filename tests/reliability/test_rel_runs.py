@@ -15,7 +15,7 @@ from reliability_kit import CASES, PY, cli_env, hostile_args, make_registry, que
 import rcaeval.store as st
 from rcaeval.runner import RunFailed, _loop, run_suite
 from rcaeval.runner._orphans import ORPHAN_MARKER, clean_orphaned_workspaces, workspace_root_for
-from rcaeval.runner._proc import processes_under
+from rcaeval.runner._proc import kill_processes_under, processes_under
 
 
 def test_an_unexpected_error_fails_the_run_with_reports_and_resume_finishes_it(
@@ -96,6 +96,30 @@ def _loop_start() -> str:
     from rcaeval.runner._orphans import _proc_start
 
     return _proc_start(os.getpid()) or "0"
+
+
+def test_killing_what_is_left_in_a_workspace_returns_only_when_it_is_gone(tmp_path):
+    """SIGKILL is delivered asynchronously: the cleaner must wait for the kills to finish (and
+    kill what a dying parent forked meanwhile) before the caller removes the workspace."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    # a shell that keeps forking sleepers, plus a crowd of sleepers of its own group
+    agents = [subprocess.Popen(["sh", "-c", "while :; do sleep 1000 & sleep 0.01; done"],
+                               cwd=ws, start_new_session=True)]
+    agents += [subprocess.Popen(["sleep", "1000"], cwd=ws, start_new_session=True)
+               for _ in range(30)]
+    try:
+        deadline = time.monotonic() + 60
+        while len(processes_under(ws)) < 33 and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the forker has children of its own
+        assert kill_processes_under(ws) >= 33
+        assert processes_under(ws) == []
+    finally:
+        for a in agents:
+            if a.poll() is None:
+                a.kill()
+            a.wait()
+        kill_processes_under(ws)
 
 
 @pytest.mark.slow
