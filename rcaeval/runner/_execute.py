@@ -19,6 +19,7 @@ from rcaeval.runner._acp_client import now_iso
 from rcaeval.runner._agents import AgentAdapter, AgentOutcome, final_usage, parse_agent_spec
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
+from rcaeval.runner._proc import kill_processes_under
 from rcaeval.runner._sandbox import Sandbox, resolve_sandbox
 from rcaeval.runner._workspace import (
     Workspace,
@@ -145,6 +146,10 @@ def execute_case(
         except Exception as exc:  # noqa: BLE001 - an adapter bug must not kill the run
             outcome = AgentOutcome(status="errored", error=f"adapter error: {exc!r}",
                                    agent_info=adapter.info())
+        # Whatever is still running in the workspace now (a process dying from the group or
+        # namespace kill, or one that escaped both where containment is `none`) is killed and
+        # waited for, so nothing writes into the workspace while it is mirrored or removed.
+        kill_processes_under(ws.path)
         finished_at = now_iso()
         tampered = runner_dir_problem(ws)
         if tampered is not None and tampered not in (outcome.error or ""):
