@@ -53,6 +53,22 @@ def test_a_double_forked_daemon_dies_with_its_turn(make_case, dirs, tmp_path):
     assert _gone(ws), "the double-forked daemon survived"
 
 
+def test_an_escaped_daemon_is_gone_when_the_case_returns_even_without_a_namespace(
+        make_case, dirs, tmp_path, monkeypatch):
+    """Under `none` a double-forked daemon leaves the process group; the runner's end-of-attempt
+    sweep of the workspace still kills it, and waits, before execute_case returns."""
+    monkeypatch.setenv("RCAEVAL_CONTAINMENT", "none")
+    case, case_dir = make_case()
+    script = tmp_path / "daemon_agent.py"
+    script.write_text(DAEMON)
+    res = execute_case("r", case, f"command:{PY} {script}", case_dir=case_dir, timeout_s=30,
+                       keep_workspace=True, **dirs)
+    assert res.status == "completed", res.error
+    ws = dirs["workspace_root"] / "r" / res.workspace_id
+    assert (ws / "daemon.started").exists()
+    assert processes_under(ws) == []  # no polling: gone by the time the case returned
+
+
 def test_containment_mode_is_validated(monkeypatch):
     monkeypatch.setenv("RCAEVAL_CONTAINMENT", "jail")
     with pytest.raises(InputError, match="RCAEVAL_CONTAINMENT"):
