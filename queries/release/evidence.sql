@@ -1,15 +1,18 @@
 -- Evidence of the measured captures: decides what each evidence artifact counts as.
--- reads: release_capture (capture.sql)
--- writes: release_evidence(capture_id, evidence_id, source_group, live, dispositive, supports)
+-- reads: release_capture (capture.sql; evidence as parsed by capture_scan.sql: usable and
+--   supports are still JSON text there, of the type validation requires)
+-- writes: release_evidence (a view: unnested when a metric reads it) (capture_id,
+--   evidence_id, source_group, live, dispositive, supports)
 --   live = usable (default true) and origin 'current_run' (historical knowledge is context,
 --   never support); source_group = source_group, else source, lower-cased (the independent
 --   source group, as the harness counts it); dispositive = a non-empty
 --   dispositive_signature; supports = the families it declares, lower-cased.
-CREATE OR REPLACE TEMP TABLE release_evidence AS
+CREATE OR REPLACE TEMP VIEW release_evidence AS
 SELECT capture_id,
        e.id                                                        AS evidence_id,
        lower(trim(coalesce(e.source_group, e.source)))             AS source_group,
-       coalesce(e.usable, true) AND e.origin = 'current_run'       AS live,
+       coalesce(e.usable = 'true', true) AND e.origin = 'current_run' AS live,
        coalesce(trim(e.dispositive_signature), '') <> ''           AS dispositive,
-       list_transform(coalesce(e.supports, []), lambda s: lower(trim(s))) AS supports
+       list_transform(coalesce(from_json(e.supports, '["VARCHAR"]'), []),
+                      lambda s: lower(trim(s)))                    AS supports
 FROM (SELECT capture_id, unnest(evidence) AS e FROM release_capture);

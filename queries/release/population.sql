@@ -1,5 +1,5 @@
 -- The measured population, for the provenance of a metrics artifact.
--- reads: release_capture (capture.sql), capture_input, capture_problem
+-- reads: release_capture (capture.sql), capture_row (capture_scan.sql), capture_problem
 -- writes: rows (dimension, key, n):
 --   captures/in_window: valid captures measured; captures/read: rows read from the inputs;
 --   captures/invalid: rows with a validation problem (never measured);
@@ -7,7 +7,7 @@
 --   case_type/<type>: measured captures by effective case type ('unlabelled' when neither
 --   the capture nor a review labels it); stage/<stage>; outage_test/<dependency>.
 WITH invalid AS (SELECT count(DISTINCT (src, line)) AS n FROM capture_problem),
-rd AS (SELECT count(*) AS n FROM capture_input),
+rd AS (SELECT count(*) AS n FROM capture_row),
 win AS (SELECT count(*) AS n FROM release_capture)
 SELECT 'captures' AS dimension, 'read' AS key, (SELECT n FROM rd) AS n
 UNION ALL SELECT 'captures', 'invalid', (SELECT n FROM invalid)

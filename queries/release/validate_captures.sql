@@ -1,5 +1,6 @@
 -- Capture validation: decides which captures are unusable and why, naming the field.
--- reads: capture_input (input_jsonl.sql / input_columns.sql)
+-- reads: capture_row (capture_scan.sql: its `ok` rows certainly pass every rule below; the
+--   others keep their capture_input columns, as JSON, for this check)
 -- params: $stages, $case_types, $expected_outcomes, $outcomes, $confidences, $origins,
 --   $harness_statuses, $hash_pattern -- the name lists, passed from their one home
 --   (rcaeval/release/_models.py and the harness contract)
@@ -7,13 +8,12 @@
 --   a capture with any problem is left out of every metric and counted as invalid in the
 --   provenance. Only the fields the release metrics read are checked here (the full
 --   contract is the pydantic model `rcaeval.release.Capture`).
--- How: one streaming pass over capture_input computes each row's list of problems (a
---   problem is a CASE whose condition is the check; list items are parsed once into structs
---   of JSON leaves -- a missing key, a JSON null or a non-object item gives a NULL leaf, as
---   the path functions do -- and checked by list lambdas, the index i being 1-based there),
---   then only the rows with problems are
---   unnested. Nothing about the valid rows is kept, so memory does not grow with the window.
---   The duplicate-id check reads only src, line and capture_id.
+-- How: the rows capture_scan.sql could not pass (few: the invalid ones and the shapes it
+--   cannot tell apart from invalid) are checked rule by rule: a problem is a CASE whose
+--   condition is the check; list items are parsed into structs of JSON leaves -- a missing
+--   key, a JSON null or a non-object item gives a NULL leaf, as the path functions do -- and
+--   checked by list lambdas, the index i being 1-based there; then the rows with problems
+--   are unnested. The duplicate-id check reads capture_row's src, line and cid of every row.
 CREATE OR REPLACE TEMP TABLE capture_problem AS
 WITH parsed AS (
   -- parse each response once: the checks below read these small pieces, not the document
@@ -23,7 +23,11 @@ WITH parsed AS (
          json_type(response) AS response_type,
          json_extract(response, ['$.outcome', '$.root_cause', '$.novel', '$.evidence',
                                  '$.hypotheses', '$.claims']) AS rp
-  FROM capture_input
+  FROM (SELECT src, line, bad_json, capture_id_json AS capture_id,
+               captured_at_json AS captured_at, stage_json AS stage, response, harness,
+               labels, tools_json AS tool_executions, activations_json AS knowledge_activations,
+               outage_test_json AS outage_test, review_ids
+        FROM capture_row WHERE NOT ok)
 ),
 base AS (
   SELECT * EXCLUDE (rp), rp[1] AS r_outcome, rp[2] AS r_rc, rp[3] AS r_novel,
@@ -166,10 +170,7 @@ duplicates AS (
   FROM (SELECT src, line, cid,
                first_value(src) OVER w AS first_src, first_value(line) OVER w AS first_line,
                row_number() OVER w AS k
-        FROM (SELECT src, line,
-                     CASE WHEN json_type(capture_id) = 'VARCHAR'
-                          THEN json_extract_string(capture_id, '$') END AS cid
-              FROM capture_input)
+        FROM (SELECT src, line, cid FROM capture_row)
         WHERE cid IS NOT NULL AND trim(cid) <> ''
         WINDOW w AS (PARTITION BY cid ORDER BY src, line))
   WHERE k > 1

@@ -39,9 +39,10 @@ CAPTURE_SUFFIXES = (".jsonl", ".ndjson", ".parquet")
 NO_FAMILY: tuple[str, ...] = ("", "none", "null", "unknown", "n/a")
 """Root-cause family values that mean "no cause named" (as in the response contract)."""
 RELEASE_QUERIES: tuple[str, ...] = (
-    "release/input_jsonl.sql", "release/input_columns.sql", "release/validate_captures.sql",
-    "release/capture.sql", "release/evidence.sql", "release/tool_execution.sql",
-    "release/activation.sql", "release/population.sql", "release/session.sql",
+    "release/input_jsonl.sql", "release/input_columns.sql", "release/capture_scan.sql",
+    "release/validate_captures.sql", "release/capture.sql", "release/evidence.sql",
+    "release/tool_execution.sql", "release/activation.sql", "release/population.sql",
+    "release/session.sql",
 )
 """The glue queries whose text decides a measurement (hashed into the provenance)."""
 REVIEW_LABEL_SCHEMA = {"analysis_hash": pl.Utf8, "review_id": pl.Utf8,
@@ -227,8 +228,14 @@ def load_frame(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame, name: str) -
     return LoadedCaptures(inputs=[InputFile(name, digest.hexdigest(), frame.height)])
 
 
-def load_captures(con: duckdb.DuckDBPyConnection, source: Path | pl.DataFrame) -> LoadedCaptures:
-    """Read ``source`` into ``capture_input`` and validate it into ``capture_problem``."""
+def load_captures(con: duckdb.DuckDBPyConnection, source: Path | pl.DataFrame, *,
+                  start: datetime | None = None, end: datetime | None = None,
+                  stage: str | None = None, labels: pl.DataFrame | None = None) -> LoadedCaptures:
+    """Read ``source`` into ``capture_input``, parse it once into ``capture_row`` (keeping
+    what the metrics read for the captures of ``[start, end)`` and ``stage``; none without a
+    window) and validate it into ``capture_problem``. ``labels``: the review labels
+    (``review_labels()``) that label captures without labels of their own."""
+    register_review_labels(con, labels)
     if isinstance(source, pl.DataFrame):
         loaded = load_frame(con, source, "<frame>")
     else:
@@ -243,7 +250,10 @@ def load_captures(con: duckdb.DuckDBPyConnection, source: Path | pl.DataFrame) -
             _load_parquet(con, parquet, loaded)
         else:
             _load_jsonl(con, jsonl, loaded)
-    run(con, read_query("release/validate_captures.sql"), _validation_params())
+    names = _validation_params()
+    run(con, read_query("release/capture_scan.sql"),
+        {**names, "start": start, "end": end, "stage": stage, "no_family": list(NO_FAMILY)})
+    run(con, read_query("release/validate_captures.sql"), names)
     return loaded
 
 
@@ -268,14 +278,12 @@ def register_review_labels(con: duckdb.DuckDBPyConnection, labels: pl.DataFrame 
     con.register("review_label", frame.select(list(REVIEW_LABEL_SCHEMA)))
 
 
-def build_window(con: duckdb.DuckDBPyConnection, start: datetime, end: datetime,
-                 stage: str | None) -> None:
-    """Normalise the valid captures of ``[start, end)`` (and ``stage``) into the tables the
-    metric queries read: release_capture, release_evidence, release_tool_execution,
+def build_window(con: duckdb.DuckDBPyConnection) -> None:
+    """The relations the metric queries read, as views over ``capture_row`` (the window was
+    chosen by ``load_captures``): release_capture, release_evidence, release_tool_execution,
     release_activation."""
-    run(con, read_query("release/capture.sql"),
-                {"start": start, "end": end, "stage": stage, "no_family": list(NO_FAMILY)})
-    for q in ("release/evidence.sql", "release/tool_execution.sql", "release/activation.sql"):
+    for q in ("release/capture.sql", "release/evidence.sql", "release/tool_execution.sql",
+              "release/activation.sql"):
         run(con, read_query(q))
 
 

@@ -26,7 +26,6 @@ from rcaeval.release._captures import (
     open_connection,
     population,
     problems,
-    register_review_labels,
 )
 from rcaeval.release._models import STAGES, Review
 from rcaeval.release._reviews import ReviewFile, read_reviews, review_labels
@@ -187,9 +186,10 @@ def measure(
     review_list, review_inputs, review_problems = _reviews_of(reviews)
     con = open_connection(memory_limit, threads)
     try:
-        loaded = load_captures(con, source if isinstance(source, pl.DataFrame) else Path(source))
-        register_review_labels(con, review_labels(review_list) if review_list else None)
-        build_window(con, win.start, win.end, stage)
+        loaded = load_captures(con, source if isinstance(source, pl.DataFrame) else Path(source),
+                               start=win.start, end=win.end, stage=stage,
+                               labels=review_labels(review_list) if review_list else None)
+        build_window(con)
         raw = compute_metrics(con, [t.query for t in GATE], confidence=confidence)
         pop = population(con, loaded)
         probs = problems(con, loaded) + review_problems

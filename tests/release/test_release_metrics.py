@@ -3,8 +3,10 @@ window, invalid captures, and the same numbers from JSONL, Parquet and a polars 
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 import polars as pl
@@ -290,3 +292,87 @@ def test_a_memory_limit_too_small_is_an_input_error_naming_it(repo_root: Path) -
                     "2026-11-01..2026-11-28", memory_limit="1MB")
     assert info.value.field == "memory_limit"
     assert "--memory-limit" in str(info.value) and "out of memory" in str(info.value)
+
+
+def _tricky_captures() -> tuple[list[Any], set[tuple[int, str]]]:
+    """One capture per shape the one-pass screen (queries/release/capture_scan.sql) must not
+    pass: a JSON value of the wrong type that a typed parse would coerce or drop. Returns
+    the captures and the (line, field) problems validation must name."""
+    def with_(cid: str, edit: Any) -> dict[str, Any]:
+        c = capture(cid)
+        edit(c)
+        return c
+
+    def resp(key: str, value: Any) -> Any:
+        return lambda c: c["response"].__setitem__(key, value)
+
+    def rc(key: str, value: Any) -> Any:
+        return lambda c: c["response"]["root_cause"].__setitem__(key, value)
+
+    def ev0(key: str, value: Any) -> Any:
+        return lambda c: c["response"]["evidence"][0].__setitem__(key, value)
+
+    def lab(key: str, value: Any) -> Any:
+        return lambda c: c["labels"].__setitem__(key, value)
+
+    def act(value: dict[str, Any]) -> Any:
+        return lambda c: c.__setitem__("knowledge_activations", [value])
+
+    ok_act = {"knowledge_id": "k", "admissible": True}
+    cases: list[tuple[Any, str | None]] = [
+        (rc("family", 5), "response.root_cause.family"),
+        (rc("confidence", None), "response.root_cause.confidence"),
+        (rc("evidence_ids", "E01"), "response.root_cause.evidence_ids"),
+        (resp("root_cause", ["oom_kill"]), "response.root_cause"),
+        (resp("novel", "true"), "response.novel"),
+        (resp("outcome", 5), "response.outcome"),
+        (resp("evidence", {"id": "E01"}), "response.evidence"),
+        (resp("hypotheses", [5]), "response.hypotheses[0].family"),
+        (resp("claims", [{"material": 1}]), "response.claims[0].material"),
+        (resp("claims", [{"evidence_ids": "E01"}]), "response.claims[0].evidence_ids"),
+        (ev0("usable", 1), "response.evidence[0].usable"),
+        (ev0("supports", "oom_kill"), "response.evidence[0].supports"),
+        (lab("expected_family", 5), "labels.expected_family"),
+        (lab("relevant_evidence_ids", "E01"), "labels.relevant_evidence_ids"),
+        (lab("case_type", ["known"]), "labels.case_type"),
+        (lambda c: c.__setitem__("labels", ["known"]), "labels"),
+        (lambda c: c.__setitem__("tool_executions", {"tool": "x"}), "tool_executions"),
+        (lambda c: c.__setitem__("tool_executions", [{"tool": "x", "destructive": "false"}]),
+         "tool_executions[0].destructive"),
+        (act({**ok_act, "latency_seconds": "2"}), "knowledge_activations[0].latency_seconds"),
+        (act({**ok_act, "latency_seconds": -1}), "knowledge_activations[0].latency_seconds"),
+        (act({**ok_act, "succeeded": "yes"}), "knowledge_activations[0].succeeded"),
+        (act({"knowledge_id": "k", "admissible": "true"}), "knowledge_activations[0].admissible"),
+        # shapes the screen cannot pass but validation accepts: measured, no problem
+        (rc("confidence", "medium"), None),
+        (lambda c: c["response"]["root_cause"].pop("confidence"), None),
+        (lambda c: c["response"].pop("evidence"), None),
+        (lambda c: c.__setitem__("labels", {}), None),
+        (act({**ok_act, "latency_seconds": None, "succeeded": False}), None),
+    ]
+    rows = [with_(f"c{i}", edit) for i, (edit, _) in enumerate(cases)]
+    want = {(i + 1, f) for i, (_, f) in enumerate(cases) if f is not None}
+    return rows, want
+
+
+def test_one_pass_screen_never_hides_a_problem(tmp_path: Path) -> None:
+    rows, want = _tricky_captures()
+    for path in (write_jsonl(tmp_path / "c.jsonl", rows),
+                 tmp_path / "c.parquet"):
+        if path.suffix == ".parquet":
+            pl.DataFrame([{k: (orjson.dumps(v).decode() if isinstance(v, dict | list) else v)
+                           for k, v in r.items()} for r in rows]).write_parquet(path)
+        m = rel.measure(path, WIN)
+        assert {(x["line"], x["field"]) for x in m.problems} == want, path.suffix
+        assert m.population["captures"]["in_window"] == len(rows) - len(want)
+
+
+def test_name_lists_stay_lower_case_words() -> None:
+    # capture_scan.sql checks a field typed as text against these lists: a JSON number,
+    # boolean, list or object becomes text that must never be one of their values
+    from rcaeval.release._captures import _validation_params
+
+    for name, values in _validation_params().items():
+        if isinstance(values, list):
+            assert all(re.fullmatch(r"[a-z][a-z_]*", v) and v not in ("true", "false", "null")
+                       for v in values), name
