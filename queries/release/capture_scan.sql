@@ -1,6 +1,6 @@
 -- The one pass over the capture input: decides, per capture, whether it certainly passes
 -- validation (`ok`) and, for the captures of the measured window, what it says.
--- reads: capture_input (input_jsonl.sql / input_columns.sql), review_label (the operator
+-- reads: capture_text (input_jsonl.sql / input_columns.sql), review_label (the operator
 --   reviews given to `release metrics --reviews`, possibly none)
 -- params: $start, $end (the window, half-open: start <= captured_at < end), $stage (NULL = all
 --   stages), $no_family (root-cause family values that mean "no cause named"), and the name
@@ -12,7 +12,8 @@
 --     one may not (a problem, or a shape this pass cannot tell apart from one, e.g. a list
 --     that is absent or of the wrong type, a root_cause without a confidence). validate_
 --     captures.sql checks the rows with ok = false field by field and decides;
---   the capture_input columns (as JSON), kept only for rows with ok = false (for that check);
+--   the capture_input columns (as JSON) and bad_json (the nested columns whose text is not
+--     JSON), kept only for rows with ok = false (for that check);
 --   measured: the row is in the window (and the stage), so release_capture (capture.sql)
 --     takes it unless validation finds a problem;
 --   the release_capture columns (see capture.sql), for measured rows:
@@ -25,11 +26,13 @@
 --     tool_executions, knowledge_activations: the capture's lists as parsed here (their
 --     flags and lists still JSON text; evidence.sql, tool_execution.sql and activation.sql
 --     type them).
--- How: each nested column is parsed ONCE, by one from_json whose schema types what the
+-- How: one scan of capture_text; each nested column's text is parsed ONCE, by one from_json (NULL for text that is not
+--   JSON: the row is then not ok, and bad_json names the column) whose schema types what the
 --   metrics read and keeps as JSON text the leaves whose JSON type a rule checks (a JSON text
 --   leaf tells its type by its first character: `"` string, `[` list, `t`/`f` boolean, a
---   digit a non-negative number (checked as text: a JSON value's [1] would index it); from_json gives NULL for a missing key or a JSON null, a
---   struct of NULLs for a value that is not an object, NULL for a list that is not a list).
+--   digit a non-negative number (checked as text: a JSON value's [1] would index it);
+--   from_json gives NULL for a missing key or a JSON null, a struct of NULLs for a value
+--   that is not an object, NULL for a list that is not a list).
 --   A value typed VARCHAR is checked against a name list: a JSON value that is not a string
 --   becomes text that is in no list (the lists hold lower-case words; a test keeps them so).
 --   What this pass cannot decide cheaply makes the row not ok, never ok: `ok` has no false
@@ -48,7 +51,7 @@ parsed AS (
          CASE WHEN starts_with(i.captured_at, '"')
               THEN TRY_CAST(json_extract_string(i.captured_at, '$') AS TIMESTAMPTZ) END AS at,
          CASE WHEN starts_with(i.stage, '"') THEN json_extract_string(i.stage, '$') END AS stage_s,
-         from_json(i.response, '{
+         try(from_json(i.response, '{
            "outcome": "VARCHAR", "novel": "JSON",
            "root_cause": {"family": "JSON", "confidence": "VARCHAR", "evidence_ids": "JSON"},
            "hypotheses": [{"family": "JSON"}],
@@ -56,26 +59,28 @@ parsed AS (
            "evidence": [{"id": "VARCHAR", "source": "VARCHAR", "source_group": "VARCHAR",
                          "origin": "VARCHAR", "usable": "JSON",
                          "dispositive_signature": "VARCHAR", "supports": "JSON"}]
-         }') AS r,
-         from_json(i.labels, '{"case_type": "VARCHAR", "expected_outcome": "VARCHAR",
-                               "expected_family": "JSON", "relevant_evidence_ids": "JSON"}') AS lab,
-         from_json(i.harness, '{"analysis_hash": "VARCHAR", "status": "VARCHAR"}') AS h,
-         from_json(i.tool_executions,
-           '[{"tool": "VARCHAR", "destructive": "JSON", "probe_template_id": "VARCHAR"}]') AS tools,
-         from_json(i.knowledge_activations,
+         }')) AS r,
+         try(from_json(i.labels, '{"case_type": "VARCHAR", "expected_outcome": "VARCHAR",
+                               "expected_family": "JSON",
+                               "relevant_evidence_ids": "JSON"}')) AS lab,
+         try(from_json(i.harness, '{"analysis_hash": "VARCHAR", "status": "VARCHAR"}')) AS h,
+         try(from_json(i.tool_executions,
+           '[{"tool": "VARCHAR", "destructive": "JSON", "probe_template_id": "VARCHAR"}]'))
+           AS tools,
+         try(from_json(i.knowledge_activations,
            '[{"knowledge_id": "VARCHAR", "admissible": "JSON", "latency_seconds": "JSON",
-              "succeeded": "JSON"}]') AS activations
-  FROM capture_input i
+              "succeeded": "JSON"}]')) AS activations
+  FROM capture_text i
 ),
 screened AS (
   SELECT p.*,
-    len(p.bad_json) = 0
     -- scalar columns
-    AND coalesce(trim(p.cid) <> '', false)
+    coalesce(trim(p.cid) <> '', false)
     AND p.at IS NOT NULL
     AND coalesce(list_contains($stages, p.stage_s), false)
     AND (p.outage_test IS NULL OR p.outage_test = 'null' OR starts_with(p.outage_test, '"'))
-    AND (p.review_ids IS NULL OR p.review_ids = 'null' OR starts_with(p.review_ids, '['))
+    AND (p.review_ids IS NULL OR p.review_ids = 'null'
+         OR (starts_with(p.review_ids, '[') AND TRY_CAST(p.review_ids AS JSON) IS NOT NULL))
     -- response: an outcome from the list implies an object
     AND coalesce(list_contains($outcomes, p.r.outcome), false)
     AND coalesce(p.r.novel IN ('true', 'false'), true)
@@ -83,7 +88,8 @@ screened AS (
          OR (coalesce(list_contains($confidences, p.r.root_cause.confidence), false)
              AND coalesce(starts_with(p.r.root_cause.family, '"'), true)
              AND coalesce(starts_with(p.r.root_cause.evidence_ids, '['), true)))
-    AND CASE WHEN p.r.evidence IS NOT NULL AND p.r.hypotheses IS NOT NULL
+    AND CASE WHEN p.r IS NULL THEN false
+             WHEN p.r.evidence IS NOT NULL AND p.r.hypotheses IS NOT NULL
                   AND p.r.claims IS NOT NULL THEN true
              ELSE len(list_filter(json_type(p.response, ['$.evidence', '$.hypotheses', '$.claims']),
                                   lambda t: t NOT IN ('ARRAY', 'NULL'))) = 0 END
@@ -100,22 +106,21 @@ screened AS (
     AND coalesce(list_contains($harness_statuses, p.h.status), false)
     AND coalesce(regexp_full_match(p.h.analysis_hash, $hash_pattern), false)
     -- labels
-    AND (p.lab IS NULL
-         OR (coalesce(list_contains($case_types, p.lab.case_type), true)
+    AND CASE WHEN p.lab IS NULL THEN p.labels IS NULL OR p.labels = 'null' ELSE
+            (coalesce(list_contains($case_types, p.lab.case_type), true)
              AND coalesce(list_contains($expected_outcomes, p.lab.expected_outcome), true)
              AND coalesce(starts_with(p.lab.expected_family, '"'), true)
              AND coalesce(starts_with(p.lab.relevant_evidence_ids, '['), true)
              AND CASE WHEN p.lab.case_type IS NULL AND p.lab.expected_outcome IS NULL
                            AND p.lab.expected_family IS NULL
                            AND p.lab.relevant_evidence_ids IS NULL
-                      THEN json_type(p.labels) = 'OBJECT' ELSE true END))
+                      THEN json_type(p.labels) = 'OBJECT' ELSE true END) END
     -- tool executions and knowledge activations
-    AND CASE WHEN p.tools IS NOT NULL OR p.tool_executions IS NULL THEN true
-             ELSE coalesce(json_type(p.tool_executions) = 'NULL', false) END
+    AND (p.tools IS NOT NULL OR p.tool_executions IS NULL OR p.tool_executions = 'null')
     AND len(list_filter(p.tools,
           lambda t: NOT coalesce(t.destructive IN ('true', 'false'), false))) = 0
-    AND CASE WHEN p.activations IS NOT NULL OR p.knowledge_activations IS NULL THEN true
-             ELSE coalesce(json_type(p.knowledge_activations) = 'NULL', false) END
+    AND (p.activations IS NOT NULL OR p.knowledge_activations IS NULL
+         OR p.knowledge_activations = 'null')
     AND len(list_filter(p.activations, lambda a:
           NOT coalesce(a.admissible IN ('true', 'false'), false)
           OR NOT coalesce(a.succeeded IN ('true', 'false'), true)
@@ -131,14 +136,28 @@ kept AS (
          CASE WHEN s.ok THEN NULL ELSE s.capture_id END            AS capture_id,
          CASE WHEN s.ok THEN NULL ELSE s.captured_at END           AS captured_at,
          CASE WHEN s.ok THEN NULL ELSE s.stage END                 AS stage,
-         CASE WHEN s.ok THEN NULL ELSE s.response END              AS response,
-         CASE WHEN s.ok THEN NULL ELSE s.harness END               AS harness,
-         CASE WHEN s.ok THEN NULL ELSE s.labels END                AS labels,
-         CASE WHEN s.ok THEN NULL ELSE s.tool_executions END       AS tool_executions,
-         CASE WHEN s.ok THEN NULL ELSE s.knowledge_activations END AS knowledge_activations,
+         CASE WHEN s.ok THEN NULL ELSE TRY_CAST(s.response AS JSON) END        AS response,
+         CASE WHEN s.ok THEN NULL ELSE TRY_CAST(s.harness AS JSON) END         AS harness,
+         CASE WHEN s.ok THEN NULL ELSE TRY_CAST(s.labels AS JSON) END          AS labels,
+         CASE WHEN s.ok THEN NULL ELSE TRY_CAST(s.tool_executions AS JSON) END AS tool_executions,
+         CASE WHEN s.ok THEN NULL
+              ELSE TRY_CAST(s.knowledge_activations AS JSON) END  AS knowledge_activations,
          CASE WHEN s.ok THEN NULL ELSE s.outage_test END           AS outage_test_json,
-         CASE WHEN s.ok THEN NULL ELSE s.review_ids END            AS review_ids,
-         CASE WHEN s.ok THEN NULL ELSE s.bad_json END              AS bad_json,
+         CASE WHEN s.ok THEN NULL ELSE TRY_CAST(s.review_ids AS JSON) END      AS review_ids,
+         CASE WHEN s.ok THEN NULL ELSE list_filter([
+           CASE WHEN s.response IS NOT NULL AND TRY_CAST(s.response AS JSON) IS NULL
+                THEN 'response' END,
+           CASE WHEN s.harness IS NOT NULL AND TRY_CAST(s.harness AS JSON) IS NULL
+                THEN 'harness' END,
+           CASE WHEN s.labels IS NOT NULL AND TRY_CAST(s.labels AS JSON) IS NULL THEN 'labels' END,
+           CASE WHEN s.tool_executions IS NOT NULL AND TRY_CAST(s.tool_executions AS JSON) IS NULL
+                THEN 'tool_executions' END,
+           CASE WHEN s.knowledge_activations IS NOT NULL
+                     AND TRY_CAST(s.knowledge_activations AS JSON) IS NULL
+                THEN 'knowledge_activations' END,
+           CASE WHEN s.review_ids IS NOT NULL AND TRY_CAST(s.review_ids AS JSON) IS NULL
+                THEN 'review_ids' END
+         ], lambda x: x IS NOT NULL) END                           AS bad_json,
          CASE WHEN s.in_window THEN s.at END                       AS at,
          CASE WHEN s.in_window THEN s.stage_s END                  AS stage_s,
          CASE WHEN s.in_window THEN s.population END               AS population,

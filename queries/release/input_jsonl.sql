@@ -3,8 +3,9 @@
 --   object per row (the Python reader has already reported lines that are not JSON objects,
 --   with their file and line)
 -- writes: capture_input -- one row per capture; every field kept as JSON so that the
---   validation query can name a field of the wrong type instead of failing the whole file.
---   `bad_json` lists columns whose text is not JSON (always empty here: used by Parquet).
+--   validation query can name a field of the wrong type instead of failing the whole file;
+--   capture_text -- the same rows for capture_scan.sql (there, as for Parquet, the nested
+--   columns are text to parse; here they are JSON already).
 CREATE OR REPLACE TEMP TABLE capture_input AS
 SELECT src, line,
        json_extract(j, '$.capture_id')            AS capture_id,
@@ -18,6 +19,7 @@ SELECT src, line,
        json_extract(j, '$.tool_executions')       AS tool_executions,
        json_extract(j, '$.knowledge_activations') AS knowledge_activations,
        json_extract(j, '$.outage_test')           AS outage_test,
-       json_extract(j, '$.review_ids')            AS review_ids,
-       []::VARCHAR[]                  AS bad_json
+       json_extract(j, '$.review_ids')            AS review_ids
 FROM (SELECT src, line, CAST(raw AS JSON) AS j FROM capture_raw);
+
+CREATE OR REPLACE TEMP VIEW capture_text AS SELECT * FROM capture_input;
