@@ -14,11 +14,13 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rcaeval._paths import read_query
-from rcaeval.extract._case import CaseRef, CaseTables, error_tables, extract_case
+from rcaeval.extract._case import CaseRef, case_parts, error_parts
+from rcaeval.extract._group import GroupBuilder, GroupTables
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
 from rcaeval.extract._schema import RAW_TABLES
@@ -107,47 +109,83 @@ class ExtractSummary:
         return self.statuses[BUNDLE_AMBIGUOUS]
 
 
-def _extract_one(ref: CaseRef, max_file_bytes: int) -> CaseTables:
-    """Worker entry point: never raises; a failure becomes an ``extract_error`` row."""
-    try:
-        return extract_case(ref, max_file_bytes=max_file_bytes)
-    except Exception as exc:  # noqa: BLE001 - one case must not abort the batch
-        return error_tables(ref, f"{type(exc).__name__}: {exc}")
+GROUP_CASES = 16
+"""Most cases one worker task extracts (and returns as one Arrow table per raw table)."""
 
 
-def _results(refs: Sequence[CaseRef], workers: int,
-             max_file_bytes: int) -> Iterator[tuple[CaseRef, CaseTables]]:
-    """Per-case tables in ``refs`` order, computed in a process pool with a bounded window of
-    cases in flight (memory stays flat however many cases there are)."""
+@dataclass
+class _Group:
+    """Consecutive cases of one write batch, extracted as one worker task."""
+
+    refs: list[CaseRef]
+    last: bool
+    """True for the last group of its batch: the batch is written after it."""
+
+
+def _extract_group(refs: Sequence[CaseRef], max_file_bytes: int) -> GroupTables:
+    """Worker entry point: never raises; a case whose extraction raises becomes an
+    ``extract_error`` row (and no other rows) without affecting the others."""
+    group = GroupBuilder()
+    for ref in refs:
+        try:
+            parts = case_parts(ref, max_file_bytes=max_file_bytes)
+        except Exception as exc:  # noqa: BLE001 - one case must not abort the batch
+            parts = error_parts(ref, f"{type(exc).__name__}: {exc}")
+        group.add(ref.run_id, ref.case_id, parts)
+    return group.finish()
+
+
+def _error_group(refs: Sequence[CaseRef], reason: str) -> GroupTables:
+    group = GroupBuilder()
+    for ref in refs:
+        group.add(ref.run_id, ref.case_id, error_parts(ref, reason))
+    return group.finish()
+
+
+def _groups(refs: Sequence[CaseRef], batch_size: int) -> Iterator[_Group]:
+    """Write batches of ``batch_size`` cases, each cut into groups of at most
+    :data:`GROUP_CASES` (a group never straddles two batches)."""
+    size = min(GROUP_CASES, batch_size)
+    for b in range(0, len(refs), batch_size):
+        batch = refs[b:b + batch_size]
+        for g in range(0, len(batch), size):
+            yield _Group(list(batch[g:g + size]), last=g + size >= len(batch))
+
+
+def _results(groups: Iterable[_Group], workers: int,
+             max_file_bytes: int) -> Iterator[tuple[_Group, GroupTables]]:
+    """Each group's tables in input order, computed in a process pool with a bounded window
+    of groups in flight (memory stays flat however many cases there are)."""
     if workers <= 1:
-        for ref in refs:
-            yield ref, _extract_one(ref, max_file_bytes)
+        for group in groups:
+            yield group, _extract_group(group.refs, max_file_bytes)
         return
     ctx = mp.get_context("spawn")
-    window = workers * 4
-    todo = iter(refs)
-    pending: deque[tuple[CaseRef, Future[CaseTables], ProcessPoolExecutor]] = deque()
+    window = workers * 2
+    todo = iter(groups)
+    pending: deque[tuple[_Group, Future[GroupTables], ProcessPoolExecutor]] = deque()
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
     try:
         while True:
             while len(pending) < window:
-                ref = next(todo, None)
-                if ref is None:
+                group = next(todo, None)
+                if group is None:
                     break
-                pending.append((ref, pool.submit(_extract_one, ref, max_file_bytes), pool))
+                fut = pool.submit(_extract_group, group.refs, max_file_bytes)
+                pending.append((group, fut, pool))
             if not pending:
                 return
-            ref, fut, owner = pending.popleft()
+            group, fut, owner = pending.popleft()
             try:
                 tables = fut.result()
             except BrokenProcessPool as exc:
-                tables = error_tables(ref, f"worker process died: {exc}")
+                tables = _error_group(group.refs, f"worker process died: {exc}")
                 if owner is pool:  # replace the broken pool once; later cases use the new one
                     pool.shutdown(wait=False, cancel_futures=True)
                     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
             except Exception as exc:  # noqa: BLE001 - e.g. a result that fails to unpickle
-                tables = error_tables(ref, f"{type(exc).__name__}: {exc}")
-            yield ref, tables
+                tables = _error_group(group.refs, f"{type(exc).__name__}: {exc}")
+            yield group, tables
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -156,15 +194,34 @@ _KEYS_VIEW = "_rcaeval_extract_keys"
 _ROWS_VIEW = "_rcaeval_extract_rows"
 
 
-def _flush(con: duckdb.DuckDBPyConnection, batch: list[tuple[CaseRef, CaseTables]]) -> Counter[str]:
-    """Replace the raw rows of every case in ``batch`` in one transaction.
+def _batch_rows(batch: list[tuple[_Group, GroupTables]], table: str) -> pa.Table | None:
+    """One raw table's rows of every group of ``batch``, ``case_pos`` made relative to the
+    batch; chunks stay as the workers built them (no copy; one INSERT per table and batch
+    costs DuckDB markedly less than one per group)."""
+    parts: list[pa.Table] = []
+    offset = 0
+    for group, tables in batch:
+        rows = tables[table]
+        if rows.num_rows:
+            if offset:
+                i = rows.schema.get_field_index("case_pos")
+                rows = rows.set_column(i, "case_pos", pc.add(rows.column(i), pa.scalar(offset, pa.int32())))
+            parts.append(rows)
+        offset += len(group.refs)
+    return pa.concat_tables(parts) if parts else None
+
+
+def _flush(con: duckdb.DuckDBPyConnection,
+           batch: list[tuple[_Group, GroupTables]]) -> Counter[str]:
+    """Replace the raw rows of every case in ``batch`` (groups in order) in one transaction.
 
     Each case run gets the next ``bundle_seq`` (migration 0009) on every one of its raw rows,
     in ``batch`` order; old rows are deleted only for cases already in ``raw_bundle``, and
     only within their own ``bundle_seq`` range, so a batch never scans the whole raw store."""
     inserted: Counter[str] = Counter()
-    keys = pa.table({"run_id": [r.run_id for r, _ in batch],
-                     "case_id": [r.case_id for r, _ in batch]})
+    refs = [ref for group, _ in batch for ref in group.refs]
+    keys = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
+    insert = read_query("extract/insert_rows.sql")
     con.execute("BEGIN TRANSACTION")
     try:
         con.register(_KEYS_VIEW, keys)
@@ -173,19 +230,13 @@ def _flush(con: duckdb.DuckDBPyConnection, batch: list[tuple[CaseRef, CaseTables
             for table in RAW_TABLES:
                 con.execute(read_query("extract/delete_keys.sql").replace("{table}", table),
                             {"lo": lo, "hi": hi})
-        seqs = [base + i + 1 for i in range(len(batch))]
         for table in RAW_TABLES:
-            parts = [
-                tables[table].append_column("bundle_seq", pa.repeat(pa.scalar(seq, pa.int64()),
-                                                                    tables[table].num_rows))
-                for seq, (_, tables) in zip(seqs, batch, strict=True) if tables[table].num_rows
-            ]
-            if not parts:
+            rows = _batch_rows(batch, table)
+            if rows is None:
                 continue
-            rows = pa.concat_tables(parts).combine_chunks()
             con.register(_ROWS_VIEW, rows)
             try:
-                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {_ROWS_VIEW}")
+                con.execute(insert.replace("{table}", table), {"base": base})
             finally:
                 con.unregister(_ROWS_VIEW)
             inserted[table] += rows.num_rows
@@ -237,7 +288,7 @@ def extract_cases(
         workers = min(2, os.cpu_count() or 1)
     con.execute("SET TimeZone='UTC'")
     summary = ExtractSummary()
-    batch: list[tuple[CaseRef, CaseTables]] = []
+    batch: list[tuple[_Group, GroupTables]] = []
 
     def flush() -> None:
         summary.rows.update(_flush(con, batch))
@@ -246,18 +297,17 @@ def extract_cases(
 
     with _progress(progress) as bar:
         task = bar.add_task("extract", total=len(refs))
-        for ref, tables in _results(refs, workers, max_file_bytes):
+        for group, tables in _results(_groups(refs, batch_size), workers, max_file_bytes):
             bundle = tables["raw_bundle"]
-            status = bundle.column("status")[0].as_py()
-            summary.cases += 1
-            summary.statuses[status] += 1
-            if status == EXTRACT_ERROR:
-                summary.errors.append((ref.run_id, ref.case_id,
-                                       bundle.column("reason")[0].as_py()))
-            batch.append((ref, tables))
-            if len(batch) >= batch_size:
+            statuses = bundle.column("status").to_pylist()
+            reasons = bundle.column("reason").to_pylist()
+            for ref, status, reason in zip(group.refs, statuses, reasons, strict=True):
+                summary.cases += 1
+                summary.statuses[status] += 1
+                if status == EXTRACT_ERROR:
+                    summary.errors.append((ref.run_id, ref.case_id, reason))
+            batch.append((group, tables))
+            if group.last:
                 flush()
-            bar.advance(task)
-        if batch:
-            flush()
+            bar.advance(task, len(group.refs))
     return summary

@@ -16,7 +16,8 @@ from rcaeval.extract._evidence import (
     flatten_queries,
     report_events,
 )
-from rcaeval.extract._jsonflat import flatten_json
+from rcaeval.extract._group import CaseParts, GroupBuilder
+from rcaeval.extract._jsonflat import JsonRow, json_rows
 from rcaeval.extract._logs import flatten_log_text, flatten_logs_json, flatten_telemetry
 from rcaeval.extract._output import flatten_output, transcript_answers
 from rcaeval.extract._patch import flatten_patch
@@ -28,7 +29,7 @@ from rcaeval.extract._safe import (
     decode_text,
     parse_json,
 )
-from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_TABLES, TableBuilder, with_keys
+from rcaeval.extract._schema import PAYLOAD_SCHEMAS
 from rcaeval.extract._values import text
 
 CaseTables = dict[str, pa.Table]
@@ -80,6 +81,7 @@ class _CaseExtraction:
         self.ref = ref
         self.fs = CaseFS(ref.case_dir, max_file_bytes=max_file_bytes)
         self.parts: dict[str, list[pa.Table]] = defaultdict(list)
+        self.json: list[tuple[str, list[JsonRow]]] = []
         self.bundle: str | None = None
 
     def locate(self, name: str) -> str | None:
@@ -97,7 +99,7 @@ class _CaseExtraction:
             return rec, False, None
         ok, obj = parse_json(data, rec)
         if ok:
-            self.parts["raw_json"].append(flatten_json(obj, label))
+            self.json.append((label, json_rows(obj)))
         return rec, ok, obj
 
     def load_text(self, rel: str, label: str, kind: str) -> str | None:
@@ -145,7 +147,7 @@ class _CaseExtraction:
             if content is not None:
                 self.parts["raw_log_line"].append(flatten_log_text(content, label))
 
-    def run(self) -> CaseTables:
+    def run(self) -> CaseParts:
         res = resolve_bundle(self.fs)
         self.bundle = res.bundle_dir
         manifest = None
@@ -172,17 +174,13 @@ class _CaseExtraction:
         self.logs_dir()
         self.output()
 
-        b = TableBuilder("raw_bundle")
-        b.add(case_dir=str(self.fs.root), bundle_dir=res.bundle_dir, status=res.status,
-              reason=res.reason, workspace_id=workspace_id_of(res.bundle_dir, manifest),
-              manifest_status=text(manifest.get("status")) if isinstance(manifest, dict)
-              else None)
-        self.parts["raw_bundle"].append(b.finish())
-        files = TableBuilder("raw_file")
-        for rec in self.fs.records:
-            files.add(**rec.as_row())
-        self.parts["raw_file"].append(files.finish())
-        return _assemble(self.ref, self.parts)
+        bundle = {"case_dir": str(self.fs.root), "bundle_dir": res.bundle_dir,
+                  "status": res.status, "reason": res.reason,
+                  "workspace_id": workspace_id_of(res.bundle_dir, manifest),
+                  "manifest_status": text(manifest.get("status"))
+                  if isinstance(manifest, dict) else None}
+        return CaseParts(bundle=bundle, files=[rec.as_row() for rec in self.fs.records],
+                         json=self.json, tables=dict(self.parts))
 
     def output(self) -> None:
         output = None
@@ -202,20 +200,8 @@ class _CaseExtraction:
             self.parts["raw_output_sentence"].append(flatten_output(output, answers[1:]))
 
 
-def _assemble(ref: CaseRef, parts: dict[str, list[pa.Table]]) -> CaseTables:
-    out: CaseTables = {}
-    for name in RAW_TABLES:
-        tables = [t for t in parts.get(name, ()) if t.num_rows]
-        if len(tables) > 1:  # one chunk per table: cheaper to pickle and to insert
-            payload = pa.concat_tables(tables).combine_chunks()
-        else:
-            payload = tables[0] if tables else PAYLOAD_SCHEMAS[name].empty_table()
-        out[name] = with_keys(payload, ref.run_id, ref.case_id)
-    return out
-
-
-def extract_case(ref: CaseRef, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> CaseTables:
-    """Extract one case dir into rows for every raw table.
+def case_parts(ref: CaseRef, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> CaseParts:
+    """Extract one case dir into its rows, before they are assembled into Arrow tables.
 
     Raises ``FileNotFoundError`` when the case dir is not a directory; every problem with
     the files inside it is recorded as data (``raw_bundle.status``, ``raw_file.status``).
@@ -225,8 +211,30 @@ def extract_case(ref: CaseRef, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) 
     return _CaseExtraction(ref, max_file_bytes).run()
 
 
+def error_parts(ref: CaseRef, reason: str) -> CaseParts:
+    """The rows recording that extracting a case failed: one ``extract_error`` raw_bundle."""
+    return CaseParts(bundle={"case_dir": str(ref.case_dir), "status": EXTRACT_ERROR,
+                             "reason": reason})
+
+
+def _single(ref: CaseRef, parts: CaseParts) -> CaseTables:
+    group = GroupBuilder()
+    group.add(ref.run_id, ref.case_id, parts)
+    return {name: table.drop_columns(["case_pos"]).cast(
+        pa.schema([("run_id", pa.string()), ("case_id", pa.string()),
+                   *list(PAYLOAD_SCHEMAS[name])]))
+            for name, table in group.finish().items()}
+
+
+def extract_case(ref: CaseRef, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> CaseTables:
+    """Extract one case dir into rows for every raw table.
+
+    Raises ``FileNotFoundError`` when the case dir is not a directory; every problem with
+    the files inside it is recorded as data (``raw_bundle.status``, ``raw_file.status``).
+    """
+    return _single(ref, case_parts(ref, max_file_bytes=max_file_bytes))
+
+
 def error_tables(ref: CaseRef, reason: str) -> CaseTables:
     """The rows recording that extracting a case failed: one ``extract_error`` raw_bundle."""
-    b = TableBuilder("raw_bundle")
-    b.add(case_dir=str(ref.case_dir), status=EXTRACT_ERROR, reason=reason)
-    return _assemble(ref, {"raw_bundle": [b.finish()]})
+    return _single(ref, error_parts(ref, reason))

@@ -12,90 +12,113 @@ from rcaeval.extract._schema import PAYLOAD_SCHEMAS, const_column
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
+JsonRow = tuple[str, str | None, str | None, str, str | None, float | None, int | None]
+"""``(path, parent, key, type, value_text, value_num, length)``: a ``raw_json`` row without
+its ``file``, in the payload schema's column order."""
+
+_SEGMENTS: dict[str, str] = {}
+"""Object key → its path segment (``.key`` or ``["odd key"]``); bundles repeat a few hundred
+keys millions of times, so the identifier check runs once per distinct key."""
+_SEGMENTS_MAX = 1 << 16
+
+
+def _segment(key: str) -> str:
+    seg = _SEGMENTS.get(key)
+    if seg is None:
+        seg = f".{key}" if _IDENT.match(key) else f"[{orjson.dumps(key).decode('utf-8')}]"
+        if len(_SEGMENTS) < _SEGMENTS_MAX:
+            _SEGMENTS[key] = seg
+    return seg
+
 
 def child_path(parent: str, key: str | int) -> str:
     """Path of a child value: ``$.a``, ``$.a[3]``, or ``$["odd key"]`` for keys that are not
     identifiers (letters, digits, ``_`` and ``-``, not starting with a digit or ``-``)."""
     if isinstance(key, int):
         return f"{parent}[{key}]"
-    if _IDENT.match(key):
-        return f"{parent}.{key}"
-    return f"{parent}[{orjson.dumps(key).decode('utf-8')}]"
+    return parent + _segment(key)
+
+
+def _scalar_row(value: Any, path: str, parent: str | None, key: str | None) -> JsonRow:
+    """The row of a non-container value (orjson yields only the JSON types)."""
+    vt = type(value)
+    if vt is str:
+        return (path, parent, key, "string", value, None, None)
+    if vt is float:
+        return (path, parent, key, "number", repr(value), value, None)
+    if vt is int:
+        return (path, parent, key, "number", str(value), float(value), None)
+    if vt is bool:
+        return (path, parent, key, "boolean", "true" if value else "false", None, None)
+    return (path, parent, key, "null", None, None, None)
+
+
+def json_rows(obj: Any, rows: list[JsonRow] | None = None) -> list[JsonRow]:
+    """Append the ``raw_json`` rows of a parsed document to ``rows`` in document order
+    (pre-order: a container's row, then its children's), and return ``rows``.
+
+    Iterative, with a stack of child iterators: linear in the number of values, no recursion
+    limit. Scalar children, most of any document, are emitted inline without touching the
+    stack; the branches below are :func:`_scalar_row` unrolled for that reason.
+    """
+    out: list[JsonRow] = [] if rows is None else rows
+    append = out.append
+    segment, segments = _segment, _SEGMENTS
+    vt = type(obj)
+    if vt is dict:
+        append(("$", None, None, "object", None, None, len(obj)))
+    elif vt is list:
+        append(("$", None, None, "array", None, None, len(obj)))
+    else:
+        append(_scalar_row(obj, "$", None, None))
+        return out
+    stack: list[tuple[Any, str, bool]] = [
+        (iter(obj.items()) if vt is dict else iter(enumerate(obj)), "$", vt is dict)]
+    push, pop = stack.append, stack.pop
+    while stack:
+        it, parent, is_obj = stack[-1]
+        for k, v in it:
+            if is_obj:
+                key = k
+                path = parent + (segments.get(k) or segment(k))
+            else:
+                key = str(k)
+                path = f"{parent}[{key}]"
+            vt = type(v)
+            if vt is str:
+                append((path, parent, key, "string", v, None, None))
+            elif vt is float:
+                append((path, parent, key, "number", repr(v), v, None))
+            elif vt is int:
+                append((path, parent, key, "number", str(v), float(v), None))
+            elif vt is list:
+                append((path, parent, key, "array", None, None, len(v)))
+                push((iter(enumerate(v)), path, False))
+                break
+            elif vt is dict:
+                append((path, parent, key, "object", None, None, len(v)))
+                push((iter(v.items()), path, True))
+                break
+            elif vt is bool:
+                append((path, parent, key, "boolean", "true" if v else "false", None, None))
+            else:
+                append((path, parent, key, "null", None, None, None))
+        else:
+            pop()
+    return out
+
+
+def json_columns(rows: list[JsonRow]) -> list[pa.Array]:
+    """The seven payload columns after ``file`` (``path`` … ``length``) of ``rows``."""
+    schema = PAYLOAD_SCHEMAS["raw_json"]
+    if not rows:
+        return [pa.array([], f.type) for f in list(schema)[1:]]
+    cols = list(zip(*rows, strict=True))
+    return [pa.array(col, f.type) for col, f in zip(cols, list(schema)[1:], strict=True)]
 
 
 def flatten_json(obj: Any, file: str) -> pa.Table:
-    """Flatten a parsed JSON document into ``raw_json`` payload rows, in document order.
-
-    Iterative pre-order walk: linear in the number of values, no recursion limit.
-    """
-    c_path: list[str] = []
-    c_parent: list[str | None] = []
-    c_key: list[str | None] = []
-    c_type: list[str] = []
-    c_text: list[str | None] = []
-    c_num: list[float | None] = []
-    c_len: list[int | None] = []
-
-    stack: list[tuple[Any, str, str | None, str | None]] = [(obj, "$", None, None)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        value, path, parent, key = pop()
-        c_path.append(path)
-        c_parent.append(parent)
-        c_key.append(key)
-        vt = type(value)
-        if vt is dict:
-            c_type.append("object")
-            c_text.append(None)
-            c_num.append(None)
-            c_len.append(len(value))
-            for k, child in reversed(list(value.items())):
-                push((child, child_path(path, k), path, k))
-        elif vt is list:
-            c_type.append("array")
-            c_text.append(None)
-            c_num.append(None)
-            c_len.append(len(value))
-            for i in range(len(value) - 1, -1, -1):
-                push((value[i], f"{path}[{i}]", path, str(i)))
-        elif vt is str:
-            c_type.append("string")
-            c_text.append(value)
-            c_num.append(None)
-            c_len.append(None)
-        elif vt is bool:
-            c_type.append("boolean")
-            c_text.append("true" if value else "false")
-            c_num.append(None)
-            c_len.append(None)
-        elif vt is int:
-            c_type.append("number")
-            c_text.append(str(value))
-            c_num.append(float(value))
-            c_len.append(None)
-        elif vt is float:
-            c_type.append("number")
-            c_text.append(repr(value))
-            c_num.append(value)
-            c_len.append(None)
-        else:  # None (orjson yields only the JSON types)
-            c_type.append("null")
-            c_text.append(None)
-            c_num.append(None)
-            c_len.append(None)
-
-    n = len(c_path)
-    schema = PAYLOAD_SCHEMAS["raw_json"]
-    return pa.Table.from_arrays(
-        [
-            const_column(file, n),
-            pa.array(c_path, pa.string()),
-            pa.array(c_parent, pa.string()),
-            pa.array(c_key, pa.string()),
-            pa.array(c_type, pa.string()),
-            pa.array(c_text, pa.string()),
-            pa.array(c_num, pa.float64()),
-            pa.array(c_len, pa.int32()),
-        ],
-        schema=schema,
-    )
+    """Flatten a parsed JSON document into ``raw_json`` payload rows, in document order."""
+    rows = json_rows(obj)
+    return pa.Table.from_arrays([const_column(file, len(rows)), *json_columns(rows)],
+                                schema=PAYLOAD_SCHEMAS["raw_json"])

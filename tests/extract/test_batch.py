@@ -88,15 +88,16 @@ def test_broken_case_does_not_abort_batch_in_process_pool(
 def test_exception_inside_extraction_becomes_extract_error(
         tmp_path: Path, write, bundle, con, monkeypatch: pytest.MonkeyPatch) -> None:
     refs = discover_case_dirs(_audits(tmp_path, write, bundle, 3))
-    real = batch_mod.extract_case
+    real = batch_mod.case_parts
 
     def flaky(ref, **kw):
         if ref.case_id == "case-1":
             raise RuntimeError("boom")
         return real(ref, **kw)
 
-    monkeypatch.setattr(batch_mod, "extract_case", flaky)
+    monkeypatch.setattr(batch_mod, "case_parts", flaky)
     summary = extract_cases(con, refs, workers=1, progress=False)
+    assert summary.cases == 3 and summary.batches == 1
     assert summary.errors == [("run-1", "case-1", "RuntimeError: boom")]
     statuses = dict(con.execute("SELECT case_id, status FROM raw_bundle").fetchall())
     assert statuses == {"case-0": "resolved", "case-1": "extract_error", "case-2": "resolved"}
@@ -127,7 +128,7 @@ def test_batch_size_bounds_each_insert(tmp_path: Path, write, bundle, con,
     real = batch_mod._flush
 
     def spy(c, batch):
-        sizes.append(len(batch))
+        sizes.append(sum(len(group.refs) for group, _ in batch))
         return real(c, batch)
 
     monkeypatch.setattr(batch_mod, "_flush", spy)
@@ -142,9 +143,9 @@ def test_results_are_streamed_not_collected(tmp_path: Path, write, bundle, con,
     case's tables are produced."""
     refs = discover_case_dirs(_audits(tmp_path, write, bundle, 4))
     events: list[str] = []
-    real_one, real_flush = batch_mod._extract_one, batch_mod._flush
-    monkeypatch.setattr(batch_mod, "_extract_one",
-                        lambda ref, cap: events.append("x") or real_one(ref, cap))
+    real_one, real_flush = batch_mod._extract_group, batch_mod._flush
+    monkeypatch.setattr(batch_mod, "_extract_group",
+                        lambda refs, cap: events.append("x" * len(refs)) or real_one(refs, cap))
     monkeypatch.setattr(batch_mod, "_flush",
                         lambda c, b: events.append("F") or real_flush(c, b))
     extract_cases(con, refs, workers=1, batch_size=1, progress=False)
@@ -187,3 +188,39 @@ def test_bundle_seq_numbers_case_runs_in_write_order(tmp_path: Path, write, bund
         "SELECT bundle_seq FROM raw_bundle WHERE case_id = 'case-1'").fetchall() == [(4,)]
     assert con.execute(
         "SELECT count(*) FROM raw_file WHERE bundle_seq = 2").fetchone() == (0,)
+
+
+def test_groups_of_cases_write_the_same_rows_as_one_case_at_a_time(
+        tmp_path: Path, write, bundle, con, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers extract several cases per task and a batch holds several such groups: every
+    row, key and bundle_seq is what extracting each case on its own gives, in input order,
+    and a case that fails inside a group marks only itself."""
+    import duckdb
+
+    from rcaeval.extract import extract_case
+
+    monkeypatch.setattr(batch_mod, "GROUP_CASES", 3)
+    refs = discover_case_dirs(_audits(tmp_path, write, bundle, 7))
+    broken = CaseRef("run-1", "case-3b", tmp_path / "nowhere")
+    refs = [*refs[:4], broken, *refs[4:]]
+    summary = extract_cases(con, refs, workers=2, batch_size=5, progress=False)
+    assert summary.batches == 2 and summary.cases == 8 and summary.resolved == 7
+    assert [e[1] for e in summary.errors] == ["case-3b"]
+    seqs = con.execute("SELECT case_id, bundle_seq FROM raw_bundle ORDER BY bundle_seq").fetchall()
+    assert seqs == [(r.case_id, i + 1) for i, r in enumerate(refs)]
+
+    alone = duckdb.connect()
+    for seq, ref in enumerate(refs, start=1):
+        tables = extract_case(ref) if ref is not broken else None
+        for name in RAW_TABLES:
+            got = con.execute(
+                f"SELECT * EXCLUDE (bundle_seq) FROM {name} WHERE case_id = ? "
+                "AND bundle_seq = ?", [ref.case_id, seq]).fetchall()
+            if tables is None:
+                assert (name == "raw_bundle") == bool(got), name
+                continue
+            alone.register("t", tables[name])
+            cols = ", ".join(f'"{c}"' for c in tables[name].column_names)
+            want = alone.execute(f"SELECT {cols} FROM t").fetchall()
+            alone.unregister("t")
+            assert got == want, (ref.case_id, name)

@@ -1,0 +1,125 @@
+"""Assembling the rows of a group of cases into one Arrow table per raw table.
+
+A worker extracts several cases per task and hands back one table per raw table for the
+whole group, instead of a dozen small tables per case: fewer, larger Arrow tables to build,
+pickle across the process boundary and insert. Each table holds the raw table's payload
+columns, ``run_id`` and ``case_id`` (dictionary-encoded: one entry per case of the group, so
+the keys cost four bytes a row in transit) and ``case_pos``, the case's position in the
+group, from which the writer numbers ``bundle_seq``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any
+
+import pyarrow as pa
+
+from rcaeval.extract._jsonflat import JsonRow
+from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_TABLES, TableBuilder
+
+GroupTables = dict[str, pa.Table]
+"""Raw table name → rows of a group of cases (keys dictionary-encoded, plus ``case_pos``)."""
+
+_POS = pa.int32()
+_JSON_COLS = len(PAYLOAD_SCHEMAS["raw_json"]) - 1  # payload columns after ``file``
+
+
+@dataclass
+class CaseParts:
+    """The rows of one extracted case, not yet Arrow: its ``raw_bundle`` row, its
+    ``raw_file`` rows, its ``raw_json`` rows per file and the other payload tables."""
+
+    bundle: dict[str, Any]
+    files: list[dict[str, Any]] = field(default_factory=list)
+    json: list[tuple[str, list[JsonRow]]] = field(default_factory=list)
+    """(file, rows) in load order."""
+    tables: dict[str, list[pa.Table]] = field(default_factory=dict)
+    """Raw table → payload tables, in the order the flatteners produced them."""
+
+
+def _positions(counts: list[int]) -> pa.Array:
+    """``case_pos`` of every row: position ``i`` repeated ``counts[i]`` times."""
+    out: list[int] = []
+    for pos, n in enumerate(counts):
+        out.extend([pos] * n)
+    return pa.array(out, _POS)
+
+
+def _json_payload(cases: list[CaseParts]) -> tuple[list[pa.Array], list[int]]:
+    """The ``raw_json`` payload columns of every case (``file`` dictionary-encoded) and the
+    number of rows of each case."""
+    files: dict[str, int] = {}
+    file_idx: list[int] = []
+    rows: list[JsonRow] = []
+    counts: list[int] = []
+    for case in cases:
+        n = 0
+        for label, part in case.json:
+            idx = files.setdefault(label, len(files))
+            file_idx.extend([idx] * len(part))
+            rows.extend(part)
+            n += len(part)
+        counts.append(n)
+    flat = list(chain.from_iterable(rows))
+    del rows
+    fields = list(PAYLOAD_SCHEMAS["raw_json"])
+    file_col = pa.DictionaryArray.from_arrays(pa.array(file_idx, pa.int32()),
+                                              pa.array(list(files), pa.string()))
+    cols = [pa.array(flat[i::_JSON_COLS], f.type) for i, f in enumerate(fields[1:])]
+    return [file_col, *cols], counts
+
+
+class GroupBuilder:
+    """Collects the :class:`CaseParts` of consecutive cases; :meth:`finish` assembles them."""
+
+    def __init__(self) -> None:
+        self.run_ids: list[str] = []
+        self.case_ids: list[str] = []
+        self.cases: list[CaseParts] = []
+
+    def add(self, run_id: str, case_id: str, parts: CaseParts) -> None:
+        self.run_ids.append(run_id)
+        self.case_ids.append(case_id)
+        self.cases.append(parts)
+
+    def _table(self, name: str) -> tuple[list[pa.Array], list[int]]:
+        if name == "raw_json":
+            return _json_payload(self.cases)
+        if name in ("raw_bundle", "raw_file"):
+            b = TableBuilder(name)
+            counts = []
+            for case in self.cases:
+                rows = [case.bundle] if name == "raw_bundle" else case.files
+                for row in rows:
+                    b.add(**row)
+                counts.append(len(rows))
+            return b.finish().columns, counts
+        parts: list[pa.Table] = []
+        counts = []
+        for case in self.cases:
+            tables = [t for t in case.tables.get(name, ()) if t.num_rows]
+            parts.extend(tables)
+            counts.append(sum(t.num_rows for t in tables))
+        if not parts:
+            return PAYLOAD_SCHEMAS[name].empty_table().columns, counts
+        return pa.concat_tables(parts).combine_chunks().columns, counts
+
+    def finish(self) -> GroupTables:
+        run_dict = pa.array(self.run_ids, pa.string())
+        case_dict = pa.array(self.case_ids, pa.string())
+        out: GroupTables = {}
+        for name in RAW_TABLES:
+            payload, counts = self._table(name)
+            pos = _positions(counts)
+            schema = pa.schema([("run_id", pa.dictionary(_POS, pa.string())),
+                                ("case_id", pa.dictionary(_POS, pa.string())),
+                                *(pa.field(f.name, c.type) for f, c in
+                                  zip(PAYLOAD_SCHEMAS[name], payload, strict=True)),
+                                ("case_pos", _POS)])
+            out[name] = pa.Table.from_arrays(
+                [pa.DictionaryArray.from_arrays(pos, run_dict),
+                 pa.DictionaryArray.from_arrays(pos, case_dict), *payload, pos],
+                schema=schema)
+        return out
