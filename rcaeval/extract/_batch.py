@@ -205,7 +205,8 @@ def _batch_rows(batch: list[tuple[_Group, GroupTables]], table: str) -> pa.Table
         if rows.num_rows:
             if offset:
                 i = rows.schema.get_field_index("case_pos")
-                rows = rows.set_column(i, "case_pos", pc.add(rows.column(i), pa.scalar(offset, pa.int32())))
+                shifted = pc.add(rows.column(i), pa.scalar(offset, pa.int32()))
+                rows = rows.set_column(i, "case_pos", shifted)
             parts.append(rows)
         offset += len(group.refs)
     return pa.concat_tables(parts) if parts else None
