@@ -289,6 +289,20 @@ def extract_cases(
         workers = min(2, os.cpu_count() or 1)
     con.execute("SET TimeZone='UTC'")
     summary = ExtractSummary()
+    # Inserting Arrow rows runs on one DuckDB thread: the worker processes are the
+    # parallel part, and a parallel insert costs more CPU (and, next to busy workers, more
+    # wall time) than a serial one. The connection's setting is restored afterwards.
+    threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
+    con.execute("SET threads = 1")
+    try:
+        _run(con, refs, workers, batch_size, max_file_bytes, progress, summary)
+    finally:
+        con.execute(f"SET threads = {int(threads)}")
+    return summary
+
+
+def _run(con: duckdb.DuckDBPyConnection, refs: list[CaseRef], workers: int, batch_size: int,
+         max_file_bytes: int, progress: bool, summary: ExtractSummary) -> None:
     batch: list[tuple[_Group, GroupTables]] = []
 
     def flush() -> None:
@@ -311,4 +325,3 @@ def extract_cases(
             if group.last:
                 flush()
             bar.advance(task, len(group.refs))
-    return summary

@@ -7,8 +7,16 @@ from typing import Any
 
 import pyarrow as pa
 
-from rcaeval.extract._schema import PAYLOAD_SCHEMAS, TableBuilder
-from rcaeval.extract._values import integer, list_of, number, object_items, parse_ts, text
+from rcaeval.extract._schema import PAYLOAD_SCHEMAS, TS, TableBuilder
+from rcaeval.extract._values import (
+    integer,
+    list_of,
+    number,
+    object_items,
+    parse_ts,
+    text,
+    ts_micros,
+)
 
 
 def _point(p: Any) -> tuple[Any, Any]:
@@ -35,24 +43,27 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
         if notes is not None:
             notes.append("no 'series' list")
         return PAYLOAD_SCHEMAS["raw_metric_point"].empty_table()
-    # column lists (one append per point and column; no per-row dicts)
-    c_idx: list[int] = []
-    c_sid: list[str | None] = []
-    c_name: list[str | None] = []
-    c_labels: list[Any] = []
-    c_ts: list[Any] = []
+    # per series: index, id, name, labels (converted to Arrow once per series and repeated
+    # by ``take``); per point: the series' ordinal, ts (epoch microseconds) and value
+    s_idx: list[int] = []
+    s_sid: list[str | None] = []
+    s_name: list[str | None] = []
+    s_labels: list[Any] = []
+    c_series: list[int] = []
+    c_ts: list[int | None] = []
     c_val: list[float | None] = []
     skipped = bad_series = 0
     for si, s in enumerate(series):
         if not isinstance(s, dict):
             bad_series += 1
             continue
-        sid, name = text(s.get("id")), text(s.get("name"))
         raw_labels = s.get("labels")
-        labels = ([(str(k), text(v)) for k, v in raw_labels.items()]
-                  if isinstance(raw_labels, dict) else None)
-        ts_col: list[Any] = []
-        val_col: list[float] = []
+        s_idx.append(si)
+        s_sid.append(text(s.get("id")))
+        s_name.append(text(s.get("name")))
+        s_labels.append([(str(k), text(v)) for k, v in raw_labels.items()]
+                        if isinstance(raw_labels, dict) else None)
+        n = len(c_val)
         points = s.get("points")
         for p in points if isinstance(points, list) else ():
             if type(p) is list and len(p) >= 2:
@@ -63,28 +74,25 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
             if value is None:
                 skipped += 1
                 continue
-            ts_col.append(parse_ts(ts))
-            val_col.append(value)
-        k = len(val_col) or 1
-        if val_col:
-            c_ts.extend(ts_col)
-            c_val.extend(val_col)
-        else:
+            c_ts.append(ts_micros(ts))
+            c_val.append(value)
+        k = len(c_val) - n
+        if not k:
             c_ts.append(None)
             c_val.append(None)
-        c_idx.extend([si] * k)
-        c_sid.extend([sid] * k)
-        c_name.extend([name] * k)
-        c_labels.extend([labels] * k)
+            k = 1
+        c_series.extend([len(s_idx) - 1] * k)
     if notes is not None:
         if skipped:
             notes.append(f"skipped {skipped} non-numeric metric points")
         if bad_series:
             notes.append(f"skipped {bad_series} series that are not objects")
     schema = PAYLOAD_SCHEMAS["raw_metric_point"]
+    rows = pa.array(c_series, pa.int32())
+    per_series = [pa.array(col, f.type).take(rows)
+                  for col, f in zip((s_idx, s_sid, s_name, s_labels), schema, strict=False)]
     return pa.Table.from_arrays(
-        [pa.array(col, type=f.type)
-         for col, f in zip((c_idx, c_sid, c_name, c_labels, c_ts, c_val), schema, strict=True)],
+        [*per_series, pa.array(c_ts, pa.int64()).cast(TS), pa.array(c_val, pa.float64())],
         schema=schema,
     )
 

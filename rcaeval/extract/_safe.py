@@ -133,6 +133,27 @@ class CaseFS:
         self.max_file_bytes = max_file_bytes
         self.records: list[FileRecord] = []
         self._by_rel: dict[str, FileRecord] = {}
+        self._reals: dict[str, str] = {str(self.root): self.root_real}
+
+    def _realpath(self, full: str) -> str:
+        """``os.path.realpath(full)`` for a path under the case dir, resolved one component
+        at a time from its parent's (cached) realpath: a component that is not a symlink
+        is appended as is, a symlink is resolved by ``os.path.realpath``. Same answer, but
+        one ``lstat`` per new path instead of one per component of every path."""
+        real = self._reals.get(full)
+        if real is None:
+            parent, name = os.path.split(full)
+            if not name or parent == full or not parent.startswith(str(self.root)):
+                real = os.path.realpath(full)
+            else:
+                try:
+                    link = stat.S_ISLNK(os.lstat(full).st_mode)
+                except OSError:  # missing (or not a dir above it): realpath just appends
+                    link = False
+                real = os.path.realpath(full) if link else \
+                    os.path.join(self._realpath(parent), name)
+            self._reals[full] = real
+        return real
 
     # -- containment -------------------------------------------------------------------
     def _full(self, rel: str) -> str:
@@ -146,7 +167,7 @@ class CaseFS:
         """True when ``rel`` has no ``..`` and its realpath stays inside the case dir."""
         if has_dotdot(rel):
             return False
-        return self.contains_real(os.path.realpath(self._full(rel)))
+        return self.contains_real(self._realpath(self._full(rel)))
 
     def lexists(self, rel: str) -> bool:
         return not has_dotdot(rel) and os.path.lexists(self._full(rel))
@@ -206,8 +227,7 @@ class CaseFS:
         if has_dotdot(rel):
             self._refuse(rec, OUTSIDE_BUNDLE, "path has a '..' component; not read")
             return rec, None
-        full = self._full(rel)
-        real = os.path.realpath(full)
+        real = self._realpath(self._full(rel))
         if not self.contains_real(real):
             self._refuse(rec, OUTSIDE_BUNDLE, "resolves outside the case dir; not read")
             return rec, None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -40,6 +40,29 @@ def parse_ts(value: Any) -> datetime | None:
     if not isinstance(value, str):
         return None
     return _parse_ts_text(value)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROS: dict[Any, int | None] = {}
+_MICROS_MAX = 1 << 16
+
+
+def ts_micros(value: Any) -> int | None:
+    """:func:`parse_ts` as microseconds since the epoch (what Arrow's ``timestamp('us')``
+    stores), cached by value: a metrics file repeats each timestamp in every series."""
+    if type(value) is bool:  # True == 1 as a dict key; parse_ts refuses booleans
+        return None
+    try:
+        return _MICROS[value]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable (a list or object where a timestamp belongs)
+        return None
+    dt = parse_ts(value)
+    micros = None if dt is None else (dt - _EPOCH) // timedelta(microseconds=1)
+    if len(_MICROS) < _MICROS_MAX:
+        _MICROS[value] = micros
+    return micros
 
 
 @lru_cache(maxsize=8192)

@@ -224,3 +224,11 @@ def test_groups_of_cases_write_the_same_rows_as_one_case_at_a_time(
             want = alone.execute(f"SELECT {cols} FROM t").fetchall()
             alone.unregister("t")
             assert got == want, (ref.case_id, name)
+
+
+def test_connection_threads_setting_is_restored(tmp_path: Path, write, bundle, con) -> None:
+    """Inserts run on one DuckDB thread during extraction; the caller's setting comes back."""
+    con.execute("SET threads = 3")
+    extract_cases(con, discover_case_dirs(_audits(tmp_path, write, bundle, 2)), workers=1,
+                  progress=False)
+    assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 3
