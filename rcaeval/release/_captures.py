@@ -9,6 +9,9 @@ bytes, registers relations and passes the name lists (one home: ``_models.py``).
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -79,11 +82,14 @@ def run(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> list[An
 def open_connection(memory_limit: str | None = None,
                     threads: int | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection for one measurement (UTC; optional resource caps, as
-    the store's ``memory_limit`` / ``threads``)."""
+    the store's ``memory_limit`` / ``threads``; what does not fit under the memory limit
+    spills to a private directory under the system's temporary directory)."""
     from rcaeval.store import resolve_memory_limit, resolve_threads
 
     con = duckdb.connect()
     run(con, read_query("release/session.sql"))
+    spill = Path(tempfile.gettempdir()) / f"rcaeval-release-{os.getpid()}-{uuid.uuid4().hex}"
+    run(con, read_query("release/temp_directory.sql"), {"dir": str(spill)})
     limit = resolve_memory_limit(memory_limit)
     n = resolve_threads(threads)
     try:
