@@ -4,9 +4,11 @@ one canonical JSON document (every problem, the population, the metrics frame), 
 checkouts can be compared byte for byte before a change to validation or the window lands.
 
     .venv/bin/python -m bench.release_diff make --n 3000 --seed 1 --out /tmp/x
-    PYTHONPATH=/path/to/checkout-a .venv/bin/python -m bench.release_diff dump /tmp/x > a.json
-    PYTHONPATH=/path/to/checkout-b .venv/bin/python -m bench.release_diff dump /tmp/x > b.json
+    cd /tmp && PYTHONPATH=/path/to/checkout-a python bench/release_diff.py dump /tmp/x > a.json
+    cd /tmp && PYTHONPATH=/path/to/checkout-b python bench/release_diff.py dump /tmp/x > b.json
     cmp a.json b.json
+
+(``dump`` by path, from outside a checkout, so that ``rcaeval`` is the one on PYTHONPATH.)
 
 ``make`` writes the window two ways (Parquet with JSON text columns, and JSON lines);
 ``dump`` measures both, over every capture, the first week and two single stages.
