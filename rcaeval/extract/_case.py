@@ -17,7 +17,7 @@ from rcaeval.extract._evidence import (
     report_events,
 )
 from rcaeval.extract._group import CaseParts, GroupBuilder
-from rcaeval.extract._jsonflat import JsonRow, json_rows
+from rcaeval.extract._jsonflat import json_rows
 from rcaeval.extract._logs import flatten_log_text, flatten_logs_json, flatten_telemetry
 from rcaeval.extract._output import flatten_output, transcript_answers
 from rcaeval.extract._patch import flatten_patch
@@ -81,7 +81,7 @@ class _CaseExtraction:
         self.ref = ref
         self.fs = CaseFS(ref.case_dir, max_file_bytes=max_file_bytes)
         self.parts: dict[str, list[pa.Table]] = defaultdict(list)
-        self.json: list[tuple[str, list[JsonRow]]] = []
+        self.json: list[tuple[str, list[Any]]] = []
         self.bundle: str | None = None
 
     def locate(self, name: str) -> str | None:

@@ -11,19 +11,17 @@ group, from which the writer numbers ``bundle_seq``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any
 
 import pyarrow as pa
 
-from rcaeval.extract._jsonflat import JsonRow
+from rcaeval.extract._jsonflat import JSON_STRIDE, json_columns
 from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_TABLES, TableBuilder
 
 GroupTables = dict[str, pa.Table]
 """Raw table name → rows of a group of cases (keys dictionary-encoded, plus ``case_pos``)."""
 
 _POS = pa.int32()
-_JSON_COLS = len(PAYLOAD_SCHEMAS["raw_json"]) - 1  # payload columns after ``file``
 
 
 @dataclass
@@ -33,8 +31,9 @@ class CaseParts:
 
     bundle: dict[str, Any]
     files: list[dict[str, Any]] = field(default_factory=list)
-    json: list[tuple[str, list[JsonRow]]] = field(default_factory=list)
-    """(file, rows) in load order."""
+    json: list[tuple[str, list[Any]]] = field(default_factory=list)
+    """(file, its rows as one flat list: :func:`~rcaeval.extract._jsonflat.json_rows`), in
+    load order."""
     tables: dict[str, list[pa.Table]] = field(default_factory=dict)
     """Raw table → payload tables, in the order the flatteners produced them."""
 
@@ -52,23 +51,19 @@ def _json_payload(cases: list[CaseParts]) -> tuple[list[pa.Array], list[int]]:
     number of rows of each case."""
     files: dict[str, int] = {}
     file_idx: list[int] = []
-    rows: list[JsonRow] = []
+    flat: list[Any] = []
     counts: list[int] = []
     for case in cases:
         n = 0
         for label, part in case.json:
-            idx = files.setdefault(label, len(files))
-            file_idx.extend([idx] * len(part))
-            rows.extend(part)
-            n += len(part)
+            rows = len(part) // JSON_STRIDE
+            file_idx.extend([files.setdefault(label, len(files))] * rows)
+            flat.extend(part)
+            n += rows
         counts.append(n)
-    flat = list(chain.from_iterable(rows))
-    del rows
-    fields = list(PAYLOAD_SCHEMAS["raw_json"])
     file_col = pa.DictionaryArray.from_arrays(pa.array(file_idx, pa.int32()),
                                               pa.array(list(files), pa.string()))
-    cols = [pa.array(flat[i::_JSON_COLS], f.type) for i, f in enumerate(fields[1:])]
-    return [file_col, *cols], counts
+    return [file_col, *json_columns(flat)], counts
 
 
 class GroupBuilder:

@@ -12,9 +12,11 @@ from rcaeval.extract._schema import PAYLOAD_SCHEMAS, const_column
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
-JsonRow = tuple[str, str | None, str | None, str, str | None, float | None, int | None]
-"""``(path, parent, key, type, value_text, value_num, length)``: a ``raw_json`` row without
-its ``file``, in the payload schema's column order."""
+JSON_STRIDE = 7
+"""Values per row in the flat lists :func:`json_rows` fills: ``path, parent, key, type,
+value_text, value_num, length`` (a ``raw_json`` row without its ``file``, in the payload
+schema's column order). One flat list, sliced into columns with a stride, costs less than a
+tuple per row or seven lists."""
 
 _SEGMENTS: dict[str, str] = {}
 """Object key → its path segment (``.key`` or ``["odd key"]``); bundles repeat a few hundred
@@ -39,7 +41,8 @@ def child_path(parent: str, key: str | int) -> str:
     return parent + _segment(key)
 
 
-def _scalar_row(value: Any, path: str, parent: str | None, key: str | None) -> JsonRow:
+def _scalar_row(value: Any, path: str, parent: str | None,
+                key: str | None) -> tuple[Any, ...]:
     """The row of a non-container value (orjson yields only the JSON types)."""
     vt = type(value)
     if vt is str:
@@ -53,25 +56,26 @@ def _scalar_row(value: Any, path: str, parent: str | None, key: str | None) -> J
     return (path, parent, key, "null", None, None, None)
 
 
-def json_rows(obj: Any, rows: list[JsonRow] | None = None) -> list[JsonRow]:
-    """Append the ``raw_json`` rows of a parsed document to ``rows`` in document order
-    (pre-order: a container's row, then its children's), and return ``rows``.
+def json_rows(obj: Any, out: list[Any] | None = None) -> list[Any]:
+    """Append the ``raw_json`` rows of a parsed document to the flat list ``out``
+    (:data:`JSON_STRIDE` values a row) in document order (pre-order: a container's row, then
+    its children's), and return it.
 
     Iterative, with a stack of child iterators: linear in the number of values, no recursion
     limit. Scalar children, most of any document, are emitted inline without touching the
     stack; the branches below are :func:`_scalar_row` unrolled for that reason.
     """
-    out: list[JsonRow] = [] if rows is None else rows
-    append = out.append
+    flat: list[Any] = [] if out is None else out
+    ext = flat.extend
     segment, segments = _segment, _SEGMENTS
     vt = type(obj)
     if vt is dict:
-        append(("$", None, None, "object", None, None, len(obj)))
+        ext(("$", None, None, "object", None, None, len(obj)))
     elif vt is list:
-        append(("$", None, None, "array", None, None, len(obj)))
+        ext(("$", None, None, "array", None, None, len(obj)))
     else:
-        append(_scalar_row(obj, "$", None, None))
-        return out
+        ext(_scalar_row(obj, "$", None, None))
+        return flat
     stack: list[tuple[Any, str, bool]] = [
         (iter(obj.items()) if vt is dict else iter(enumerate(obj)), "$", vt is dict)]
     push, pop = stack.append, stack.pop
@@ -86,39 +90,37 @@ def json_rows(obj: Any, rows: list[JsonRow] | None = None) -> list[JsonRow]:
                 path = f"{parent}[{key}]"
             vt = type(v)
             if vt is str:
-                append((path, parent, key, "string", v, None, None))
+                ext((path, parent, key, "string", v, None, None))
             elif vt is float:
-                append((path, parent, key, "number", repr(v), v, None))
+                ext((path, parent, key, "number", repr(v), v, None))
             elif vt is int:
-                append((path, parent, key, "number", str(v), float(v), None))
+                ext((path, parent, key, "number", str(v), float(v), None))
             elif vt is list:
-                append((path, parent, key, "array", None, None, len(v)))
+                ext((path, parent, key, "array", None, None, len(v)))
                 push((iter(enumerate(v)), path, False))
                 break
             elif vt is dict:
-                append((path, parent, key, "object", None, None, len(v)))
+                ext((path, parent, key, "object", None, None, len(v)))
                 push((iter(v.items()), path, True))
                 break
             elif vt is bool:
-                append((path, parent, key, "boolean", "true" if v else "false", None, None))
+                ext((path, parent, key, "boolean", "true" if v else "false", None, None))
             else:
-                append((path, parent, key, "null", None, None, None))
+                ext((path, parent, key, "null", None, None, None))
         else:
             pop()
-    return out
+    return flat
 
 
-def json_columns(rows: list[JsonRow]) -> list[pa.Array]:
-    """The seven payload columns after ``file`` (``path`` … ``length``) of ``rows``."""
-    schema = PAYLOAD_SCHEMAS["raw_json"]
-    if not rows:
-        return [pa.array([], f.type) for f in list(schema)[1:]]
-    cols = list(zip(*rows, strict=True))
-    return [pa.array(col, f.type) for col, f in zip(cols, list(schema)[1:], strict=True)]
+def json_columns(flat: list[Any]) -> list[pa.Array]:
+    """The seven payload columns after ``file`` (``path`` … ``length``) of a flat row list."""
+    fields = list(PAYLOAD_SCHEMAS["raw_json"])[1:]
+    return [pa.array(flat[i::JSON_STRIDE], f.type) for i, f in enumerate(fields)]
 
 
 def flatten_json(obj: Any, file: str) -> pa.Table:
     """Flatten a parsed JSON document into ``raw_json`` payload rows, in document order."""
-    rows = json_rows(obj)
-    return pa.Table.from_arrays([const_column(file, len(rows)), *json_columns(rows)],
+    flat = json_rows(obj)
+    return pa.Table.from_arrays([const_column(file, len(flat) // JSON_STRIDE),
+                                 *json_columns(flat)],
                                 schema=PAYLOAD_SCHEMAS["raw_json"])
