@@ -8,14 +8,23 @@ UNION ALL BY NAME SELECT * FROM fx_evidence
 UNION ALL BY NAME SELECT * FROM fx_analysis
 UNION ALL BY NAME SELECT * FROM fx_output;
 
+-- The pick is an ordered aggregate (a hash aggregate keeping one row per group) rather than
+-- a row_number() window: witness facts have many rows per run (one per metric point, per log
+-- line), and sorting them all cost more than computing them. Rows that tie on every ordering
+-- column are identical in every picked column, so the pick is deterministic.
 CREATE OR REPLACE TEMP VIEW fact_picked AS
-SELECT run_id, case_id, fact, value, detail, evidence_file, evidence_path, evidence_line,
-       evidence_excerpt
-FROM fact_rows
-QUALIFY row_number() OVER (
-    PARTITION BY run_id, case_id, fact
-    ORDER BY value DESC, rank, evidence_file NULLS LAST, evidence_line NULLS LAST,
-             evidence_path NULLS LAST, detail, evidence_excerpt NULLS LAST) = 1;
+SELECT run_id, case_id, fact, unnest(picked)
+FROM (
+    SELECT run_id, case_id, fact,
+           first({'value': value, 'detail': detail, 'evidence_file': evidence_file,
+                  'evidence_path': evidence_path, 'evidence_line': evidence_line,
+                  'evidence_excerpt': evidence_excerpt}
+                 ORDER BY value DESC, rank, evidence_file NULLS LAST,
+                          evidence_line NULLS LAST, evidence_path NULLS LAST, detail,
+                          evidence_excerpt NULLS LAST) AS picked
+    FROM fact_rows
+    GROUP BY run_id, case_id, fact
+);
 
 CREATE OR REPLACE TEMP VIEW fact_base AS
 SELECT k.run_id, k.case_id, c.fact,

@@ -27,7 +27,7 @@ from rcaeval.judge._load import (
     load_rules,
 )
 from rcaeval.judge._packet import build_packets, judgments_frame, write_packets, write_results
-from rcaeval.judge._pipeline import run_judge_sql, scope_keys
+from rcaeval.judge._pipeline import detect_outputs, run_judge_sql, scope_keys
 from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
 from rcaeval.judge._unloadable import describe_load_error, record_unloadable
@@ -121,17 +121,28 @@ def _chunks(keys: pa.Table, chunk_size: int | None) -> Iterator[pa.Table]:
         yield keys.slice(start, chunk_size)
 
 
-def _judge_chunk(con: duckdb.DuckDBPyConnection, chunk: pa.Table,
-                 profiles: dict[str, Any]) -> Any:
+DETECTOR_BLOCK_CHUNKS = 10
+"""Judging chunks per detector block: the output detectors run once over a block's case runs
+(:func:`rcaeval.judge._pipeline.detect_outputs`), their fixed per-query cost (RE2 compiling
+the grammar's regexes) paid once per block; a block keeps only its output sentences and
+detector matches, a small fraction of a chunk's raw rows."""
+
+
+def _blocks(keys: pa.Table, chunk_size: int | None) -> Iterator[pa.Table]:
+    """``keys`` in slices of :data:`DETECTOR_BLOCK_CHUNKS` chunks (one when unchunked)."""
+    return _chunks(keys, None if chunk_size is None else chunk_size * DETECTOR_BLOCK_CHUNKS)
+
+
+def _oom_guard(con: duckdb.DuckDBPyConnection, n_runs: int, call: Any) -> Any:
     try:
-        return run_judge_sql(con, chunk, profiles=profiles)
+        return call()
     except (duckdb.OutOfMemoryException, RuntimeError) as exc:
         oom = exc if isinstance(exc, duckdb.OutOfMemoryException) else exc.__cause__
         if not isinstance(oom, duckdb.OutOfMemoryException):
             raise
         limit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
         raise InputError(
-            f"DuckDB ran out of memory judging {chunk.num_rows} case runs in one pass "
+            f"DuckDB ran out of memory judging {n_runs} case runs in one pass "
             f"(memory_limit {limit}): raise it (--memory-limit, $RCAEVAL_DB_MEMORY_LIMIT, "
             f"connect(memory_limit=...)) or lower the chunk size (--chunk-size). {oom}",
             field="memory_limit",
@@ -171,24 +182,35 @@ def judge_loaded(
     all_keys = scope_keys(con, keys, profiles=profiles)
     judged_at = datetime.now(UTC)
     parts: list[pl.DataFrame] = []
-    for chunk in _chunks(all_keys, chunk_size):
-        frames = _judge_chunk(con, chunk, profiles)
-        packets = build_packets(frames, judge_version=JUDGE_VERSION)
-        write_results(con, frames, packets, judge_version=JUDGE_VERSION, judged_at=judged_at)
-        if write_files:
-            case_dirs = {
-                (r["run_id"], r["case_id"]): r["case_dir"]
-                for r in frames.scope.iter_rows(named=True)
-            }
-            write_packets(packets, case_dirs, out_dir)
-        parts.append(judgments_frame(frames))
-        if semantic is not None:
-            from rcaeval.semantic import shadow_chunk
-
-            shadow_chunk(con, frames, config=semantic, cases=cases, profiles=profiles,
-                         out_dir=out_dir, write_files=write_files, judged_at=judged_at)
-        del frames, packets
+    for block in _blocks(all_keys, chunk_size):
+        _oom_guard(con, block.num_rows, lambda b=block: detect_outputs(con, b))
+        for chunk in _chunks(block, chunk_size):
+            parts.append(_judge_one(con, chunk, profiles, out_dir=out_dir,
+                                    write_files=write_files, judged_at=judged_at,
+                                    semantic=semantic, cases=cases))
     return parts[0] if len(parts) == 1 else pl.concat(parts, how="vertical")
+
+
+def _judge_one(con: duckdb.DuckDBPyConnection, chunk: pa.Table, profiles: dict[str, Any], *,
+               out_dir: str | Path | None, write_files: bool, judged_at: datetime,
+               semantic: Any, cases: Mapping[str, CaseRules] | None) -> pl.DataFrame:
+    """Judge one chunk whose detector block already ran; write its eval_* rows and packets."""
+    frames = _oom_guard(con, chunk.num_rows, lambda: run_judge_sql(
+        con, chunk, profiles=profiles, detected=True))
+    packets = build_packets(frames, judge_version=JUDGE_VERSION)
+    write_results(con, frames, packets, judge_version=JUDGE_VERSION, judged_at=judged_at)
+    if write_files:
+        case_dirs = {
+            (r["run_id"], r["case_id"]): r["case_dir"]
+            for r in frames.scope.iter_rows(named=True)
+        }
+        write_packets(packets, case_dirs, out_dir)
+    if semantic is not None:
+        from rcaeval.semantic import shadow_chunk
+
+        shadow_chunk(con, frames, config=semantic, cases=cases, profiles=profiles,
+                     out_dir=out_dir, write_files=write_files, judged_at=judged_at)
+    return judgments_frame(frames)
 
 
 def _registry_cases(

@@ -34,6 +34,8 @@ STAGE1_FILES = (
     "facts/output.sql",
     "facts/base.sql",
 )
+DETECTOR_HITS_FILE = "facts/detector_hits.sql"
+"""Creates ``j_detector_hit``, which the output detectors fill (facts/detector_match.sql)."""
 BUCKET_FILES = tuple(f"buckets/{b}.sql" for b in BUCKETS)
 METHOD_FILES = tuple(f"methods/{m}.sql" for m in EVIDENCE_METHODS)
 """One SQL file per evidence method, registered by name (CONTRIBUTING.md, "Add an evidence
@@ -193,6 +195,23 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
         _run(con, "facts/detector_match.sql", params)
 
 
+def detect_outputs(con: duckdb.DuckDBPyConnection, keys: Any) -> None:
+    """Run the output detectors once over ``keys`` (a block of several judging chunks, as
+    :func:`run_judge_sql` takes keys) into the TEMP table ``j_block_detector_hit``; then
+    :func:`run_judge_sql` with ``detected=True`` takes each chunk's rows from it instead of
+    running the detector queries again. Each detector query binds a score of RE2 regexes
+    that DuckDB compiles per query, a cost independent of the number of runs: per block
+    instead of per chunk, it is paid once for many chunks. Keys must already be validated
+    (:func:`scope_keys`)."""
+    con.execute("SET TimeZone = 'UTC'")
+    _set_keys(con, keys)
+    _run(con, "rules/scope.sql")
+    _run(con, "judge/block_output_sentences.sql")
+    _run(con, DETECTOR_HITS_FILE)
+    _run_detectors(con)
+    _run(con, "judge/block_detector_hits.sql")
+
+
 def _set_semantic(con: duckdb.DuckDBPyConnection, table: pa.Table | None) -> None:
     """``j_semantic_check`` (empty unless a second pass gives semantic verdicts), then apply
     it to the diagnosis rows of ``j_check_eval`` (queries/judge/semantic_checks.sql)."""
@@ -238,6 +257,7 @@ def run_judge_sql(
     *,
     profiles: dict[str, Any] | None = None,
     semantic_checks: pa.Table | None = None,
+    detected: bool = False,
 ) -> JudgeFrames:
     """Judge ``keys`` (``(run_id, case_id)`` pairs, a frame with those columns, or ``None``
     for every ``case_meta`` row) from what is in the database; return the frames. Writes
@@ -245,7 +265,10 @@ def run_judge_sql(
 
     ``semantic_checks`` (the semantic shadow's second pass, docs/semantic.md): rows
     ``(run_id, case_id, check_id, passed, votes_pass, votes_fail, rationale)`` whose verdicts
-    decide those diagnosis checks instead of the detectors."""
+    decide those diagnosis checks instead of the detectors.
+
+    ``detected``: :func:`detect_outputs` already ran the output detectors over a set of keys
+    containing ``keys``; their sentence matches are taken from it (same rows)."""
     profiles = profiles if profiles is not None else load_profiles()
     con.execute("SET TimeZone = 'UTC'")
     _set_keys(con, keys)
@@ -255,8 +278,12 @@ def run_judge_sql(
     _run(con, "judge/chunk_inputs.sql")
 
     for rel in STAGE1_FILES:
+        if rel == DETECTOR_HITS_FILE and detected:
+            _run(con, "judge/chunk_detector_hits.sql")
+            continue
         _run(con, rel)
-    _run_detectors(con)
+        if rel == DETECTOR_HITS_FILE:
+            _run_detectors(con)
     _run(con, "judge/stage1_facts.sql")
     _run(con, "facts/derived.sql")
     _run(con, "judge/stage2_facts.sql")
