@@ -45,12 +45,24 @@ def _bulk_memory_limit(db: Path | None, memory_limit: str | None) -> str | None:
     return chosen
 
 
+MAX_VERDICT_ROWS = 200
+"""Case runs the verdict table lists; past it the table ends with a line counting the rest
+(every verdict is in the store: ``rcaeval report``, eval_judgment). Rendering a table row
+costs about a millisecond, as much as judging a case run's SQL stages in a large batch."""
+
+
 def _verdict_table(frame) -> Table:
-    table = Table(title="verdicts", title_justify="left")
+    more = frame.height - MAX_VERDICT_ROWS
+    title = "verdicts" if more <= 0 else f"verdicts (first {MAX_VERDICT_ROWS} case runs)"
+    table = Table(title=title, title_justify="left",
+                  caption=None if more <= 0 else
+                  f"... {more} more case run(s): every verdict is in the store "
+                  "(rcaeval report RUN_ID, table eval_judgment)",
+                  caption_justify="left")
     for col, justify in (("run_id", "left"), ("case_id", "left"), ("verdict", "left"),
                          ("subtype", "left"), ("score", "right"), ("raw_score", "right")):
         table.add_column(col, justify=justify)
-    for row in frame.iter_rows(named=True):
+    for row in frame.head(MAX_VERDICT_ROWS).iter_rows(named=True):
         style = _VERDICT_STYLE.get(row["verdict"], "white")
         table.add_row(row["run_id"], row["case_id"], f"[{style}]{row['verdict']}[/]",
                       row["subtype"] or "", f"{row['score']:g}", f"{row['raw_score']:g}")
