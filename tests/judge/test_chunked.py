@@ -25,6 +25,7 @@ TABLES = {
     "eval_check": "*",
     "eval_fact": "*",
     "eval_case_runs": "*",
+    "eval_detector_hit": "*",
 }
 
 
@@ -46,7 +47,8 @@ def _files(out: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def single_and_chunked(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("chunks")
-    # 7 does not divide the 80 sample case runs and cuts through runs: chunks of 7, last of 3.
+    # 7 does not divide the 80 sample case runs and cuts through runs: chunks of 7, last of 3;
+    # detector blocks of DETECTOR_BLOCK_CHUNKS (10) chunks: 70 case runs, then 10.
     runs = [_judge(tmp, None), _judge(tmp, 7)]
     yield runs
     for store, _, _ in runs:
