@@ -8,8 +8,9 @@
 * ``report:N`` -- rendering the regression report (``rcaeval notebook regression``) of a run
   of N judged cases against a baseline run of the same cases (both judged once, cached).
 
-The generator (``rcaeval synth runs``) writes at most ``MAX_CASES`` distinct cases per run,
-so a run here holds at most that many cases.
+A run id of the generator (``rcaeval synth runs``) holds whole scenario variants (13 x
+``--variants`` cases, up to ``MAX_VARIANTS`` variants), so ``report:10000`` renders a run of
+10,010 cases.
 """
 
 from __future__ import annotations
@@ -20,16 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from bench._core import Ctx, Row, row_from, timed
-from rcaeval.synth._bench import MAX_CASES_PER_RUN
+from rcaeval.synth._bench import MAX_VARIANTS
 from rcaeval.synth._template import load_scenarios
 
 PY = sys.executable
 
 
 def max_cases() -> int:
-    """Distinct cases the generator can put in one run (scenarios x variants, <= 1000)."""
-    n = len(load_scenarios())
-    return n * min(99, MAX_CASES_PER_RUN // n)
+    """Distinct cases the generator can put in one run (scenarios x ``MAX_VARIANTS``)."""
+    return len(load_scenarios()) * MAX_VARIANTS
 
 
 def _generated(ctx: Ctx, name: str, runs: int, cases: int) -> Path:
@@ -102,10 +102,13 @@ def report_workload(size: int, ctx: Ctx) -> list[Row]:
            "bench-00000", "--db", str(db), "--registry", str(base / "registry"), "--out",
            str(base / "regression.html")]
     runs = [timed(cmd) for _ in range(ctx.repeat)]
-    note = "notebook regression, HTML" + (
-        f"; asked {size:,} cases: a run holds whole scenario variants, at most {top}"
+    html = (base / "regression.html").stat().st_size
+    note = f"notebook regression, HTML {html / 2**20:.1f} MiB" + (
+        f"; asked {size:,} cases: a run holds whole scenario variants ({per} per variant)"
         if size != cases else "")
-    return [row_from("report", cases, "cases/s", runs, note=note)]
+    row = row_from("report", cases, "cases/s", runs, note=note)
+    row.extra["html_bytes"] = html
+    return [row]
 
 
 def main(argv: list[str] | None = None) -> Any:

@@ -45,15 +45,30 @@ def verdict_chart(counts: pl.DataFrame, x: str = "case_type", *,
     )
 
 
+SCORE_CHART_MAX_CASES = 60
+"""Above this many cases (per series) :func:`score_chart` draws the score distribution."""
+SCORE_BIN = 10
+"""Width of a score bin (points) of the distribution :func:`score_chart` draws at scale."""
+
+
 def score_chart(scores: pl.DataFrame, series: str = "series", *,
-                title: str = "Score per case") -> Any:
+                title: str = "Score per case", max_cases: int = SCORE_CHART_MAX_CASES) -> Any:
     """Bars of ``score`` (0..100) per ``case_id``, one bar per value of ``series`` side by
-    side (e.g. this run vs the baseline, or one per agent)."""
+    side (e.g. this run vs the baseline, or one per agent).
+
+    When a series holds more than ``max_cases`` cases, one bar per case would be unreadable
+    (and embed every row in the chart): the chart shows the score distribution instead,
+    cases per ``SCORE_BIN``-point bin (``0-9`` .. ``90-100``) per series, with the number of
+    cases of each series in the legend. Per-case scores stay in the report's tables."""
     import altair as alt
 
     data = scores.select("case_id", series, pl.col("score").cast(pl.Float64)) \
         .drop_nulls("score").sort("case_id", series)
     names = sorted(set(data[series].to_list()))
+    colors = list(SERIES_COLORS[:max(len(names), 1)])
+    per_series = data.group_by(series).len()
+    if per_series.height and per_series["len"].max() > max_cases:  # type: ignore[operator]
+        return _score_histogram(data, series, names, colors, title)
     return (
         alt.Chart(data)
         .mark_bar()
@@ -62,11 +77,50 @@ def score_chart(scores: pl.DataFrame, series: str = "series", *,
             x=alt.X("score:Q", title="score", scale=alt.Scale(domain=[0, 100])),
             yOffset=alt.YOffset(f"{series}:N"),
             color=alt.Color(f"{series}:N", title=series.replace("_", " "),
-                            scale=alt.Scale(domain=names,
-                                            range=list(SERIES_COLORS[:max(len(names), 1)]))),
+                            scale=alt.Scale(domain=names, range=colors)),
             tooltip=["case_id", series, "score"],
         )
         .properties(title=title, width=360)
+    )
+
+
+def score_bins() -> list[str]:
+    """Labels of the score bins of the distribution view, in order (``0-9`` .. ``90-100``)."""
+    last = 100 - SCORE_BIN
+    return [f"{lo}-{lo + SCORE_BIN - 1}" if lo < last else f"{lo}-100"
+            for lo in range(0, 100, SCORE_BIN)]
+
+
+def _score_histogram(data: pl.DataFrame, series: str, names: list[str], colors: list[str],
+                     title: str) -> Any:
+    """Cases per score bin and series: the aggregate :func:`score_chart` draws at scale."""
+    import altair as alt
+
+    labels = score_bins()
+    idx = (pl.col("score").clip(0, 100) // SCORE_BIN).cast(pl.Int64).clip(0, len(labels) - 1)
+    counts = (data.group_by(series, idx.alias("bin_idx")).len("cases")
+              .with_columns(pl.col("bin_idx").replace_strict(
+                  list(range(len(labels))), labels, return_dtype=pl.Utf8).alias("score_bin"))
+              .sort(series, "bin_idx"))
+    totals = dict(data.group_by(series).len().iter_rows())
+    legend = {n: f"{n} ({totals.get(n, 0):,} cases)" for n in names}
+    counts = counts.with_columns(pl.col(series).replace_strict(legend).alias("series_label"))
+    return (
+        alt.Chart(counts)
+        .mark_bar()
+        .encode(
+            x=alt.X("score_bin:N", title="score", sort=labels,
+                    scale=alt.Scale(domain=labels)),
+            y=alt.Y("cases:Q", axis=count_axis()),
+            xOffset=alt.XOffset("series_label:N", sort=[legend[n] for n in names]),
+            color=alt.Color("series_label:N", title=series.replace("_", " "),
+                            scale=alt.Scale(domain=[legend[n] for n in names], range=colors)),
+            tooltip=[alt.Tooltip(f"{series}:N"), alt.Tooltip("score_bin:N", title="score"),
+                     "cases"],
+        )
+        .properties(title=title.replace("per case", "distribution")
+                    if "per case" in title else f"{title} (distribution)",
+                    width=360, height=220)
     )
 
 

@@ -40,7 +40,10 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path, typer.Option("--out", help="Output root (registry/ + recorded/).")],
         seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 0,
         variants: Annotated[int, typer.Option(
-            "--variants", min=1, help="Variants per scenario (case ids <scenario>-vNN).")] = 8,
+            "--variants", min=1,
+            help="Variants per scenario; each run id holds every variant case once "
+                 "(scenarios x variants cases, e.g. --variants 770 for 10,010 cases). Case "
+                 "ids <scenario>-vNN up to 100 variants, -vNNN up to 1000, and so on.")] = 8,
     ) -> None:
         """Stream N recorded runs over scenario variants (benchmarks)."""
         from rich.progress import (

@@ -93,3 +93,26 @@ def test_paired_cases_feed_mcnemar(store_with_baseline: tuple[Path, Path]) -> No
     test = mcnemar_paired(paired["pass_a"].to_list(), paired["pass_b"].to_list())
     assert test.b + test.c + test.both + test.neither == paired.height
     assert test.b > test.c and test.p_value < 0.05
+
+
+def test_score_chart_draws_the_distribution_at_scale() -> None:
+    from rcaeval.charts._altair import SCORE_CHART_MAX_CASES, score_bins
+
+    n = SCORE_CHART_MAX_CASES + 1
+    scores = pl.DataFrame({
+        "case_id": [f"c{i:03d}" for i in range(n)] * 2,
+        "series": ["this run"] * n + ["baseline"] * n,
+        "score": [float(i % 101) for i in range(n)] + [100.0] * (n - 1) + [None],
+    })
+    spec = rc.score_chart(scores).to_dict()
+    rows = next(iter(spec["datasets"].values()))
+    assert len(rows) < 2 * len(score_bins())  # bins are embedded, not the cases
+    got = {(r["series"], r["score_bin"]): r["cases"] for r in rows}
+    assert got[("baseline", "90-100")] == n - 1  # the null score is dropped
+    assert got[("this run", "0-9")] == 10 and got[("this run", "50-59")] == 10
+    assert sum(v for (s, _), v in got.items() if s == "this run") == n
+    assert "baseline (60 cases)" in json.dumps(spec) and "this run (61 cases)" in json.dumps(spec)
+    assert spec["title"] == "Score distribution"
+    assert "<svg" in rc.chart_svg(rc.score_chart(scores))
+    small = rc.score_chart(scores.head(5)).to_dict()  # per-case bars below the threshold
+    assert len(next(iter(small["datasets"].values()))) == 5

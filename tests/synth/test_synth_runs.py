@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import orjson
@@ -12,6 +13,7 @@ import yaml
 from rcaeval.cli import main
 from rcaeval.errors import InputError
 from rcaeval.synth import generate_runs, load_scenarios
+from rcaeval.synth._bench import MAX_VARIANTS, variant_id
 
 
 def _run_dirs(root: Path) -> list[Path]:
@@ -85,7 +87,28 @@ def test_zero_runs_and_bad_arguments(tmp_path: Path) -> None:
     with pytest.raises(InputError):
         generate_runs(tmp_path, -1)
     with pytest.raises(InputError):
-        generate_runs(tmp_path, 5, variants=1000)
+        generate_runs(tmp_path, 5, variants=MAX_VARIANTS + 1)
+    with pytest.raises(InputError):
+        generate_runs(tmp_path, 5, variants=0)
+
+
+def test_variant_ids_widen_above_100_variants(tmp_path: Path) -> None:
+    assert variant_id("k8s-oom", 7, 8) == "k8s-oom-v07"
+    assert variant_id("k8s-oom", 99, 100) == "k8s-oom-v99"
+    assert variant_id("k8s-oom", 7, 101) == "k8s-oom-v007"
+    assert variant_id("k8s-oom", 769, 770) == "k8s-oom-v769"
+    assert variant_id("k8s-oom", 1000, 1001) == "k8s-oom-v1000"
+    n_scen = len(load_scenarios())
+    summary = generate_runs(tmp_path, n_scen + 2, seed=0, variants=101)
+    assert summary.cases == n_scen + 2 and summary.run_ids == 1
+    runs = sorted(p.name for p in (tmp_path / "recorded" / "bench-00000").iterdir())
+    assert len(runs) == n_scen + 2 and all(re.search(r"-v00[01]$", c) for c in runs)
+    suite = yaml.safe_load((tmp_path / "registry/suites/bench.yaml").read_text())
+    assert sorted(c["id"] for c in suite["cases"]) == runs
+    # a smaller generation into the same root removes the 3-digit variants it wrote
+    generate_runs(tmp_path, 5, seed=0, variants=2)
+    left = [p.name for p in (tmp_path / "registry" / "cases").iterdir()]
+    assert not any(re.search(r"-v\d{3}$", c) for c in left)
 
 
 def test_cli_runs_and_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
