@@ -10,6 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 from runner_kit import PY, RECORDED, cli_env
 
@@ -43,6 +44,15 @@ def _agents_in(root: Path) -> list[int]:
     return out
 
 
+def _committed(db_query, db: Path, run_id: str) -> int:
+    """Cases of ``run_id`` with a final status in the store; 0 while the runner holds it."""
+    try:
+        return db_query(db, "SELECT count(*) FROM eval_case_runs WHERE run_id = ? AND status "
+                        "IN ('judged', 'errored', 'timed_out')", [run_id])[0][0]
+    except duckdb.Error:  # locked by the runner's commit, or not created yet
+        return 0
+
+
 def _judgments(db_query, db: Path, run_id: str) -> dict[str, tuple]:
     return {r[0]: r[1:] for r in db_query(
         db, "SELECT case_id, verdict, score, subtype FROM eval_judgment WHERE run_id = ?",
@@ -66,7 +76,10 @@ def test_sigkill_midway_then_resume_matches_an_uninterrupted_run(
 
     # a barrier instead of timing: with --jobs 1 the 4th case's agent waits for a release file
     # that does not exist yet, so the kill lands after 3 agents finished and before the 4th
-    # answers, whatever the machine's load
+    # answers, whatever the machine's load. The runner judges every case finished since its
+    # last pass together and commits their statuses after writing their judgment.json files,
+    # so the files alone do not say how many are committed: wait for the store to show two
+    # (it releases its lock between passes; a reader that finds it locked just looks again).
     log, gates = tmp_path / "agent.log", tmp_path / "gates"
     gates.mkdir()
     slow = [*common, "--agent-env", f"LOG={log}", "--agent-env", f"GATE_DIR={gates}",
@@ -78,8 +91,9 @@ def test_sigkill_midway_then_resume_matches_an_uninterrupted_run(
     run_dir = paths["audits"] / "res"
     try:
         _wait_for(lambda: list(gates.glob("*.waiting"))
-                  and len(list(run_dir.glob("*/judgment.json"))) >= 3, 120,
-                  "three judged cases and the 4th agent at the barrier")
+                  and len(list(run_dir.glob("*/judgment.json"))) >= 3
+                  and _committed(db_query, paths["db"], "res") >= 2, 120,
+                  "three judged cases, two committed, and the 4th agent at the barrier")
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
