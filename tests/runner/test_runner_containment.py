@@ -40,8 +40,8 @@ def _gone(ws: Path, within: float = 5.0) -> bool:
     return not processes_under(ws)
 
 
-@needs_pidns
-def test_a_double_forked_daemon_dies_with_its_turn(make_case, dirs, tmp_path):
+def _run_daemon_agent(make_case, dirs, tmp_path) -> Path:
+    """Run the daemon-leaving agent as one case; returns its (kept) workspace."""
     case, case_dir = make_case()
     script = tmp_path / "daemon_agent.py"
     script.write_text(DAEMON)
@@ -50,6 +50,12 @@ def test_a_double_forked_daemon_dies_with_its_turn(make_case, dirs, tmp_path):
     assert res.status == "completed", res.error
     ws = dirs["workspace_root"] / "r" / res.workspace_id
     assert (ws / "daemon.started").exists()
+    return ws
+
+
+@needs_pidns
+def test_a_double_forked_daemon_dies_with_its_turn(make_case, dirs, tmp_path):
+    ws = _run_daemon_agent(make_case, dirs, tmp_path)
     assert _gone(ws), "the double-forked daemon survived"
 
 
@@ -58,14 +64,7 @@ def test_an_escaped_daemon_is_gone_when_the_case_returns_even_without_a_namespac
     """Under `none` a double-forked daemon leaves the process group; the runner's end-of-attempt
     sweep of the workspace still kills it, and waits, before execute_case returns."""
     monkeypatch.setenv("RCAEVAL_CONTAINMENT", "none")
-    case, case_dir = make_case()
-    script = tmp_path / "daemon_agent.py"
-    script.write_text(DAEMON)
-    res = execute_case("r", case, f"command:{PY} {script}", case_dir=case_dir, timeout_s=30,
-                       keep_workspace=True, **dirs)
-    assert res.status == "completed", res.error
-    ws = dirs["workspace_root"] / "r" / res.workspace_id
-    assert (ws / "daemon.started").exists()
+    ws = _run_daemon_agent(make_case, dirs, tmp_path)
     assert processes_under(ws) == []  # no polling: gone by the time the case returned
 
 
