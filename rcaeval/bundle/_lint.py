@@ -48,7 +48,8 @@ RULES: dict[str, tuple[str, str]] = {
                       "metrics channel and metric checks do not see them"),
     "log_entry": ("evidence_collection", "the entry is not a log line the judge can match"),
     "query_kind": ("critical_evidence", "kind-based checks (kill queries) do not see it"),
-    "milestone": ("workflow", "a required workflow check fails -> invalid (workflow_incomplete)"),
+    "milestone": ("workflow", "a required workflow check fails -> workflow partial, and "
+                  "required_workflow_present fails -> invalid (execution_contract_fail)"),
     "milestone_optional": ("workflow", "an optional workflow check fails (no verdict change)"),
     "telemetry_event": ("workflow", "the judge ignores the line"),
     "patch_present": ("evidence_routing", "patch_present fails -> fail (evidence_routing_fail)"),

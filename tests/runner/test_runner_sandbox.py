@@ -64,10 +64,24 @@ def world(tmp_path: Path, make_case, panic_incident):
     return case, case_dir, {"workspace_root": wsroot, "audit_root": audits}, probes
 
 
+def _runner_env_entry() -> str:
+    """An entry of this (the runner's) process environment the agent is not given - what
+    ``/proc/$PPID/environ`` would leak - e.g. ``HOME=/root`` (the agent's HOME differs)."""
+    with open("/proc/self/environ", "rb") as fh:
+        entries = [e.decode("utf-8", "replace") for e in fh.read().split(b"\0") if b"=" in e]
+    given = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONUNBUFFERED")
+    for entry in entries:
+        key = entry.split("=", 1)[0]
+        if key not in given and not key.startswith(("RCAEVAL_", "LEAK_", "OPENCODE_")):
+            return entry
+    raise AssertionError("the test process has no environment variable to leak")
+
+
 def _run(world, *, sandbox: str, network: bool = True, port: int | None = None):
     case, case_dir, dirs, probes = world
     token = f"98{uuid.uuid4().int % 10**6}.5"
-    env = {"LEAK_PATHS": os.pathsep.join(map(str, probes)), "LEAK_SLEEP": token}
+    env = {"LEAK_PATHS": os.pathsep.join(map(str, probes)), "LEAK_SLEEP": token,
+           "LEAK_ENV_ENTRY": _runner_env_entry()}
     if port:
         env["LEAK_PORT"] = str(port)
     res = execute_case(f"r-{uuid.uuid4().hex[:6]}", case, LEAK, case_dir=case_dir,
@@ -93,7 +107,9 @@ def test_without_a_sandbox_the_channels_are_open(world):
     case_dir = world[1]
     found, token = _run(world, sandbox="none")
     assert str(case_dir / "expected.md") in found["files"]
-    assert found["proc"]  # the runner's /proc/<pid>/cmdline (and environ) are readable
+    # the runner's /proc/<pid>/cmdline and environ (a variable it did not pass) are readable
+    assert any("/cmdline:" in p for p in found["proc"]), found
+    assert any("/environ:" in p for p in found["proc"]), found
     _wait_gone(token, 0)
     for pid in _cmdlines_with(token):  # not contained without the sandbox: clean up
         os.kill(pid, 9)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 found = {"files": [], "proc": [], "net": None, "pids": 0}
+# one entry of the runner's own environment that the runner did not pass to the agent
+secret_env = os.environ.get("LEAK_ENV_ENTRY", "").encode()
 for path in filter(None, os.environ.get("LEAK_PATHS", "").split(os.pathsep)):
     try:
         if os.path.isdir(path):
@@ -31,6 +33,8 @@ for pid in os.listdir("/proc"):
                 data = fh.read()
         except OSError:
             continue
+        if what == "environ" and secret_env and secret_env in data.split(b"\0"):
+            found["proc"].append(f"/proc/{pid}/environ: {secret_env.split(b'=')[0].decode()}=…")
         text = data.replace(b"\0", b" ").decode("utf-8", "replace")
         # the runner's own entry: pytest, or an xdist worker (``-c import sys;exec(...)``)
         if what == "cmdline" and not text.split(" ")[0].endswith("/bwrap") and (
