@@ -144,3 +144,25 @@ def test_example_agent_with_tools_in_the_sandbox(make_case, dirs, panic_incident
     assert "panic on tikv-2" in (res.audit_dir / "output.txt").read_text()
     assert (res.audit_dir / "analysis_patch.json").is_file()  # submit_report ran inside
     assert sys.executable in res.manifest["agent"]["command"]
+
+
+def test_auto_without_bubblewrap_warns_once_and_runs_unsandboxed(tmp_path, monkeypatch):
+    """Where bwrap is not on PATH: ``auto`` is no sandbox with a one-line warning, ``bwrap``
+    and ``--no-network`` are input errors."""
+    from rcaeval.runner import _sandbox
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap here
+    bwrap_path.cache_clear()
+    _sandbox._warn_once.cache_clear()
+    try:
+        with pytest.warns(RuntimeWarning, match="bubblewrap is not available") as caught:
+            assert resolve_sandbox("auto").describe() == "none"
+            assert resolve_sandbox("auto").describe() == "none"
+        assert len(caught) == 1
+        with pytest.raises(InputError, match="needs bubblewrap"):
+            resolve_sandbox("bwrap")
+        with pytest.raises(InputError, match="needs bubblewrap"):
+            resolve_sandbox("auto", network=False)
+    finally:
+        bwrap_path.cache_clear()
+        _sandbox._warn_once.cache_clear()
