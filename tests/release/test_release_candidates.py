@@ -94,3 +94,37 @@ def test_unverified_action_is_not_attached_and_cli(tmp_path: Path) -> None:
     (cand,) = [orjson.loads(x) for x in out.read_bytes().splitlines()]
     assert cand["verified_actions"] == []
     assert orjson.loads(rej.read_bytes())["review_id"] == "r2"
+
+
+def test_linked_probe_gate_alone_decides_the_path(tmp_path: Path) -> None:
+    # two source groups (the default capture) but no executed probe: the ledger path's
+    # linked-probe gate fails, so the review takes the harness_claim path
+    (cand,) = _run(tmp_path, [capture("a", claims=CLAIM)], [review("r", ahash("a"))]).candidates
+    assert cand["evidence_source"] == "harness_claim"
+    assert cand["provenance"]["ledger_gaps"] == [
+        "no executed probe template is linked to the investigation"]
+    # a probe that was recorded but failed is not a linked probe, and is not listed
+    failed = [{**PROBE[0], "ok": False}]
+    (cand,) = _run(tmp_path, [capture("b", tools=failed, claims=CLAIM)],
+                   [review("r", ahash("b"))]).candidates
+    assert cand["evidence_source"] == "harness_claim" and cand["probe_template_ids"] == []
+    # the same capture with the probe executed takes the ledger path
+    (cand,) = _run(tmp_path, [capture("c", tools=PROBE, claims=CLAIM)],
+                   [review("r", ahash("c"))]).candidates
+    assert cand["evidence_source"] == "trace_ledger"
+
+
+def test_ledger_incomplete_despite_two_groups_and_a_probe(tmp_path: Path) -> None:
+    # a material claim citing historical knowledge leaves the ledger incomplete; the
+    # harness_claim path still applies (its supporting evidence is the root cause's)
+    ev = [evidence("E01", "k8s_events", supports=["oom_kill"]),
+          evidence("E02", "prometheus", supports=["oom_kill"]),
+          evidence("E03", "typedb", origin="historical")]
+    claims = [{"text": "seen before", "material": True, "evidence_ids": ["E03"]}]
+    (cand,) = _run(tmp_path, [capture("a", ev=ev, rc_ids=["E01", "E02"], tools=PROBE,
+                                      claims=claims)], [review("r", ahash("a"))]).candidates
+    assert cand["evidence_source"] == "harness_claim"
+    assert cand["provenance"]["promotion_path"] == "harness_claim"
+    assert cand["probe_template_ids"] == ["probe-oom"]   # recorded executions are kept
+    assert cand["provenance"]["ledger_gaps"] == [
+        "claims[0] cites E03, which is not live current-run evidence"]
