@@ -83,17 +83,9 @@ def _shadow_lines(store, frame) -> list[str]:
 
 def register(app: typer.Typer) -> None:
     def _known_top1_lines(store: Any, run_ids: list[str]) -> list[str]:
-        """Known Top-1 beside the verdicts (queries/metrics/suite_known_top1.sql)."""
-        from rcaeval.metrics import compute_metrics
+        from rcaeval.cli._cmd_run import known_top1_line
 
-        lines = []
-        for rid in run_ids:
-            m = compute_metrics(store.con, ["suite_known_top1"], {"run_id": rid}).row(
-                0, named=True)
-            if m["denominator"]:
-                lines.append(f"{rid}: known Top-1 {int(m['numerator'])}/{m['denominator']} "
-                             f"(answer names the ground-truth family)")
-        return lines
+        return [line for rid in run_ids if (line := known_top1_line(store, rid))]
 
     @app.command("judge")
     def judge(
@@ -174,7 +166,7 @@ def register(app: typer.Typer) -> None:
         for line in shadow_lines:
             _out.print(line, highlight=False, markup=False)
         for line in top1:
-            _out.print(line, highlight=False, markup=False)
+            _out.print(line, highlight=False, markup=False, soft_wrap=True)
 
     @app.command("explain")
     def explain(

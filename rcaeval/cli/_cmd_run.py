@@ -67,9 +67,26 @@ def counts_line(summary: Any) -> str:
     return f"{len(summary.cases)} case(s): " + ", ".join(f"{k} {v}" for k, v in counts.items())
 
 
-def print_summary(console: Console, summary: Any) -> None:
+def known_top1_line(store: Any, run_id: str) -> str | None:
+    """Known Top-1 of a judged run, printed beside its verdicts: the ``suite_known_top1``
+    metric (queries/metrics/suite_known_top1.sql) with its Wilson interval; None when the run
+    has no judged known case with a ground-truth family."""
+    from rcaeval.metrics import compute_metrics
+
+    m = compute_metrics(store.con, ["suite_known_top1"], {"run_id": run_id}).row(0, named=True)
+    if not m["denominator"]:
+        return None
+    return (f"{run_id}: known Top-1 {int(m['numerator'])}/{m['denominator']} = "
+            f"{m['value']:.3f} [95% CI {m['ci_low']:.3f}, {m['ci_high']:.3f}] "
+            "(answer names the ground-truth family)")
+
+
+def print_summary(console: Console, summary: Any, store: Any = None) -> None:
     console.print(summary_table(summary))
     console.print(counts_line(summary), highlight=False)
+    top1 = known_top1_line(store, summary.run_id) if store is not None else None
+    if top1:
+        console.print(top1, highlight=False, soft_wrap=True)
     if summary.reports:
         for path in summary.reports:
             console.print(f"report: {path}", highlight=False, soft_wrap=True)
@@ -214,11 +231,11 @@ def register(app: typer.Typer) -> None:
                 summary = run_suite(store, suite, agent, run_id=resume or run_id,
                                     resume=resume is not None, **options)
             except RunInterrupted as exc:
-                print_summary(console, exc.summary)
+                print_summary(console, exc.summary, store)
                 console.print(f"interrupted: resume with --resume {exc.summary.run_id}",
                               highlight=False)
                 raise typer.Exit(130) from None
-            print_summary(console, summary)
+            print_summary(console, summary, store)
             console.print(f"store: {store.label}", highlight=False, soft_wrap=True)
             regressed = baseline_diff and _baseline_gate(console, store, summary.run_id,
                                                          registry)

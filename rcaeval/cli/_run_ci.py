@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rcaeval.cli._cmd_run import _STYLE, counts_line
+from rcaeval.cli._cmd_run import _STYLE, counts_line, known_top1_line
 
 
 def is_repeat_group(store: Any, run_id: str) -> bool:
@@ -43,6 +43,9 @@ def run_repeated(console: Console, store: Any, suite: str, agent: str, *, repeat
         raise typer.Exit(130) from None
     for s in result.summaries:
         console.print(f"{s.run_id}: {counts_line(s)}", highlight=False)
+        top1 = known_top1_line(store, s.run_id)
+        if top1:
+            console.print(f"  {top1}", highlight=False, soft_wrap=True)
         for path in s.reports or ():
             console.print(f"  report: {path}", highlight=False, soft_wrap=True)
     doc = result.results(store)

@@ -110,6 +110,9 @@ def test_cli_from_store(judged, tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert "13 case run(s)" in out
+    # known Top-1 beside the verdicts: the shallow answers name no family
+    assert (f"{RUN}: known Top-1 0/4 = 0.000 [95% CI 0.000, 0.490] (answer names the "
+            "ground-truth family)") in out
     assert _files(tmp_path / "out") == _files(tmp / "first")
 
 

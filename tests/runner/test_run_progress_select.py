@@ -61,6 +61,9 @@ def test_cli_runs_only_the_selected_cases(paths, make_registry, capsys, db_query
     common = ["run", "--suite", "mini", "--registry", str(reg), "--agent", "replay:thorough",
               "--db", str(paths["db"]), "--audit-root", str(paths["audits"]), "--no-progress"]
     assert main([*common, "--run-id", "t", "--tag", "tikv", "--limit", "1"]) == 0
+    # known Top-1 beside the verdicts (suite_known_top1): the one known case names its family
+    assert ("t: known Top-1 1/1 = 1.000 [95% CI 0.207, 1.000] (answer names the ground-truth "
+            "family)") in capsys.readouterr().out
     assert db_query(paths["db"], "SELECT case_id FROM eval_case_runs") == \
         [("cpu-hotspot-region-001",)]
     assert main([*common, "--run-id", "u", "--case-type", "no_such_type"]) == 6
