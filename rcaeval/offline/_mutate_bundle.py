@@ -173,11 +173,14 @@ def _shift_window(bundle: Path, case: Any) -> list[str]:
     return changes
 
 
-def _refresh_manifest(case_out: Path) -> None:
+def _refresh_manifest(case_out: Path, run_id: str) -> None:
+    """Refresh the manifest's file hashes and give the copy its own run id, so judging the
+    mutated run never replaces the source run's judgments in a store."""
     path = case_out / "manifest.json"
     if not path.is_file():
         return
     man = _load(path)
+    man["run_id"] = run_id
     files = []
     for entry in man.get("files", []):
         f = case_out / entry["path"]
@@ -188,10 +191,21 @@ def _refresh_manifest(case_out: Path) -> None:
     _save(path, man)
 
 
+def _source_run_id(src: Path) -> str:
+    """The recorded case's run id: its manifest's, else its run directory's name."""
+    man = src / "manifest.json"
+    if man.is_file():
+        rid = _load(man).get("run_id")
+        if isinstance(rid, str) and rid.strip():
+            return rid
+    return src.resolve().parent.name
+
+
 def mutate_bundle(case_dir: str | Path, mutation: str, out_dir: str | Path, *,
                   registry: str | Path | None = None, channel: str = "logs") -> Path:
     """Copy the recorded case dir ``case_dir`` (``<run>/<case_id>/``) to
-    ``out_dir/<case_id>/``, apply ``mutation`` and write ``mutation.json``."""
+    ``out_dir/<case_id>/``, apply ``mutation``, set the manifest's run id to
+    ``<source run id>~<mutation>`` and write ``mutation.json``."""
     src = Path(case_dir)
     if not src.is_dir():
         raise NotFoundError(f"{src}: no such case directory")
@@ -214,11 +228,12 @@ def mutate_bundle(case_dir: str | Path, mutation: str, out_dir: str | Path, *,
         changes = _remove_source(bundle, case, channel)
     else:
         changes = _shift_window(bundle, case)
-    _refresh_manifest(dst)
+    run_id = f"{_source_run_id(src)}~{mutation}"
+    _refresh_manifest(dst, run_id)
     family = case.judge.ground_truth.root_cause.family
     _save(dst / MUTATION_FILE, {
         "format": MUTATION_FORMAT, "mutation": mutation, "case_id": src.name,
-        "source": str(src), "familiar_family": family,
+        "run_id": run_id, "source": str(src), "familiar_family": family,
         "expected_outcome": list(UNRESOLVED), "expected_novel": True,
         "missing_sources": [channel] if mutation == "remove_source" else [],
         "does": MUTATIONS[mutation].does, "implies": MUTATIONS[mutation].implies,

@@ -193,3 +193,33 @@ def test_mutate_cli(tmp_path: Path, repo_root: Path, capsys: pytest.CaptureFixtu
     assert main(["offline", "mutate", "--out", str(out)]) == 3
     assert main(["offline", "mutate", "--fixtures", str(fixtures), "--out", str(out),
                  "--case", "nope"]) == 3
+
+
+def test_judging_mutated_bundles_keeps_the_source_run(tmp_path: Path, recorded: Path,
+                                                      repo_root: Path) -> None:
+    """The mutated copy is a run of its own (`<run>~<mutation>`), so the source run and every
+    mutated run are judged side by side in one store; the judge reads the registry's rules,
+    so a removed signature shows as missing critical evidence (docs/offline.md)."""
+    import shutil
+
+    import rcaeval.store as st
+    from rcaeval.judge import judge_audit
+
+    reg = repo_root / "data" / "registry"
+    audits = tmp_path / "audits"
+    shutil.copytree(recorded, audits / "rec-thorough" / CASE)
+    assert main(["offline", "mutate", "--bundles", str(audits / "rec-thorough"),
+                 "--out", str(audits), "-m", "remove_signature", "-m", "shift_window",
+                 "--registry", str(reg)]) == 0
+    for m in ("remove_signature", "shift_window"):
+        d = audits / f"rec-thorough~{m}" / CASE
+        assert _json(d / "manifest.json")["run_id"] == f"rec-thorough~{m}"
+        assert _json(d / MUTATION_FILE)["run_id"] == f"rec-thorough~{m}"
+    with st.connect(tmp_path / "s.duckdb") as store:
+        judge_audit(store, audits, reg, write_files=False, workers=1)
+        rows = dict(store.con.execute(
+            "SELECT run_id, verdict || '/' || subtype FROM eval_judgment "
+            "WHERE case_id = ? ORDER BY run_id", [CASE]).fetchall())
+    assert rows == {"rec-thorough": "pass/diagnosis_pass",
+                    "rec-thorough~remove_signature": "fail/critical_evidence_partial",
+                    "rec-thorough~shift_window": "pass/diagnosis_pass"}
