@@ -189,12 +189,16 @@ def test_mutate_cli(tmp_path: Path, repo_root: Path, capsys: pytest.CaptureFixtu
     assert main(["offline", "mutate", "--bundles", str(run), "--out", str(tmp_path / "b"),
                  "-m", "add_contradictory", "--case", CASE,
                  "--registry", str(repo_root / "data" / "registry")]) == 0
-    assert (tmp_path / "b" / "rec-thorough~add_contradictory" / CASE / MUTATION_FILE).is_file()
+    mutated = tmp_path / "b" / "rec-thorough~add_contradictory" / CASE
+    assert _json(mutated / MUTATION_FILE)["run_id"] == "rec-thorough~add_contradictory"
+    assert _json(mutated / "manifest.json")["run_id"] == "rec-thorough~add_contradictory"
+    assert _json(run / CASE / "manifest.json")["run_id"] == "rec-thorough"   # untouched
     assert main(["offline", "mutate", "--out", str(out)]) == 3
     assert main(["offline", "mutate", "--fixtures", str(fixtures), "--out", str(out),
                  "--case", "nope"]) == 3
 
 
+@pytest.mark.slow
 def test_judging_mutated_bundles_keeps_the_source_run(tmp_path: Path, recorded: Path,
                                                       repo_root: Path) -> None:
     """The mutated copy is a run of its own (`<run>~<mutation>`), so the source run and every
