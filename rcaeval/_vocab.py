@@ -44,6 +44,17 @@ EVIDENCE_METHODS: tuple[str, ...] = (
 """The critical-evidence methods a ``{method: ...}`` condition may name (docs/judge.md,
 "Critical-evidence methods"; CONTRIBUTING.md, "Add an evidence method")."""
 
+VERDICTS: tuple[str, ...] = ("pass", "fail", "invalid")
+"""A judged case's verdict (docs/judge.md), in report order; errored and timed-out cases have
+no verdict."""
+
+INFRA_OUTCOMES: tuple[str, ...] = ("errored", "timed_out")
+"""How a case ends without a verdict: the agent run failed for infrastructure reasons or ran
+out of time (docs/running.md); never judged."""
+
+CASE_OUTCOMES: tuple[str, ...] = (*VERDICTS, *INFRA_OUTCOMES)
+"""Every way a case of a run ends, in progress-bar and results order."""
+
 BUNDLE_CHANNELS: tuple[str, ...] = ("logs", "metrics", "queries", "events")
 """The evidence channels a bundle carries files for (docs/bundle-contract.md), in order; also
 a judge.yaml's default ``preferred_channels``."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from rcaeval.report._data import VERDICTS
+from rcaeval._vocab import VERDICTS
 
 VERDICT_COLORS: tuple[str, ...] = ("#4c9a2a", "#d9822b", "#b0413e")
 """Bar colours of :data:`rcaeval.report.VERDICTS` (pass, fail, invalid), in that order."""

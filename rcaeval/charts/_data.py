@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 
 from rcaeval._paths import read_query
-from rcaeval.report._data import VERDICTS
+from rcaeval._vocab import VERDICTS
 
 
 def _run_ids(run_ids: str | Iterable[str]) -> list[str]:

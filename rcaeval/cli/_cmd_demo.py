@@ -47,10 +47,12 @@ def _matrix(store: Any, labels: dict[str, str]) -> Table:
 
 
 def _counts(store: Any, run_id: str) -> str:
-    rows = dict(store.con.execute(
-        "SELECT verdict, count(*) FROM eval_judgment WHERE run_id = $r GROUP BY ALL",
-        {"r": run_id}).fetchall())
-    return ", ".join(f"{rows.get(v, 0)} {v}" for v in ("pass", "fail", "invalid"))
+    from rcaeval._vocab import VERDICTS
+    from rcaeval.metrics import compute_metrics
+
+    counts = [compute_metrics(store.con, ["verdict_count"], {"run_id": run_id, "verdict": v})
+              .item(0, "numerator") for v in VERDICTS]
+    return ", ".join(f"{int(n)} {v}" for n, v in zip(counts, VERDICTS, strict=True))
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,7 @@ import orjson
 from rich.markup import escape
 from rich.tree import Tree
 
+from rcaeval._paths import read_query
 from rcaeval.errors import NotFoundError
 
 _STATUS_STYLE = {
@@ -22,10 +23,8 @@ _STATUS_STYLE = {
 def load_judgment(con: Any, run_id: str, case_id: str) -> dict[str, Any]:
     """The stored judgment.json packet of one (run, case); :class:`NotFoundError` if none."""
     db = getattr(con, "con", con)
-    rows = db.execute(
-        "SELECT judgment_json FROM eval_judgment WHERE run_id = $r AND case_id = $c",
-        {"r": run_id, "c": case_id},
-    ).fetchall()
+    rows = db.execute(read_query("report/judgment_packet.sql"),
+                      {"run_id": run_id, "case_id": case_id}).fetchall()
     row = rows[0] if rows else None
     if row is None or row[0] is None:
         raise NotFoundError(f"no judgment for run {run_id!r}, case {case_id!r}")
@@ -38,12 +37,8 @@ def load_detector_hits(con: Any, run_id: str, case_id: str) -> list[dict[str, An
     / label / causal cue; negated, hedged, demoted by which cue). Ordered by detector and
     position."""
     db = getattr(con, "con", con)
-    cur = db.execute(
-        "SELECT detector_id, file, line_no, section, text, fires, scope_rule, decided_by "
-        "FROM eval_detector_hit WHERE run_id = $r AND case_id = $c "
-        "ORDER BY detector_id, section_idx, sentence_idx",
-        {"r": run_id, "c": case_id},
-    )
+    cur = db.execute(read_query("report/detector_hits.sql"),
+                     {"run_id": run_id, "case_id": case_id})
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 

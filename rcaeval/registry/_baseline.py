@@ -11,12 +11,13 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
+from rcaeval._vocab import VERDICTS
 from rcaeval.registry._common import Id
 from rcaeval.registry._conditions import NonEmptyStr
 
 _LENIENT = ConfigDict(extra="allow", populate_by_name=True)
 
-Verdict = Literal["pass", "fail", "invalid"]
+Verdict = Literal[VERDICTS]  # type: ignore[valid-type]
 
 
 class BaselineSummary(BaseModel):

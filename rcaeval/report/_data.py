@@ -19,7 +19,6 @@ RUN_COLUMNS = ("run_id", "suite_id", "suite_version", "agent_spec", "agent_hash"
                "agent_name")
 CASE_STATUSES = ("judged", "errored", "timed_out")
 """Case run statuses the reports count by name; any other status is counted as ``other``."""
-VERDICTS = ("pass", "fail", "invalid")
 KNOWN_TOP1_METRIC = "suite_known_top1"
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError, RcaevalError
 from rcaeval.store import Store
 
@@ -41,9 +42,7 @@ def default_notebook_path() -> Path:
 
 def run_exists(store: Store, run_id: str) -> bool:
     """Whether the store has an ``eval_runs`` row or any judgment for ``run_id``."""
-    q = ("SELECT (SELECT count(*) FROM eval_runs WHERE run_id = ?) "
-         "+ (SELECT count(*) FROM eval_judgment WHERE run_id = ?)")
-    rows = store.con.execute(q, [run_id, run_id]).fetchall()
+    rows = store.con.execute(read_query("report/run_exists.sql"), {"run_id": run_id}).fetchall()
     return bool(rows and rows[0][0])
 
 
@@ -68,8 +67,7 @@ def load_diff(store: Store, run_id: str, registry_root: str | Path | None,
     from rcaeval.report._diff import diff_against_baseline
     from rcaeval.report._suite import find_baseline
 
-    rows = store.con.execute("SELECT suite_id FROM eval_runs WHERE run_id = ?",
-                             [run_id]).fetchall()
+    rows = store.con.execute(read_query("report/run_suite.sql"), {"run_id": run_id}).fetchall()
     suite_id = rows[0][0] if rows else None
     if not suite_id:
         return None, (f"run {run_id} records no suite (judged from an audit dir?): "

@@ -17,12 +17,12 @@ from typing import Any
 
 import orjson
 
+from rcaeval._vocab import CASE_OUTCOMES as OUTCOMES
 from rcaeval.stats import DEFAULT_CONFIDENCE
 from rcaeval.store import Store
 
 RESULTS_SCHEMA = "rcaeval.results/1"
 """``schema`` of the results document; bumped when a field changes meaning or goes away."""
-OUTCOMES = ("pass", "fail", "invalid", "errored", "timed_out")
 _TOKENS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
 _CHECK_FIELDS = ("bucket", "check_id", "kind", "required", "reason", "evidence_file",
                  "evidence_path", "evidence_line")

@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rcaeval._vocab import VERDICTS
 from rcaeval.registry import BaselineSpec
 from rcaeval.report._context import AUTO, ReportContext, build_context
-from rcaeval.report._data import CASE_STATUSES, VERDICTS, run_audit_dir
+from rcaeval.report._data import CASE_STATUSES, run_audit_dir
 from rcaeval.report._diff import CLASSES, display_after
 from rcaeval.report._diff_render import note as diff_note
 from rcaeval.report._fmt import (

@@ -20,11 +20,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rcaeval._vocab import INFRA_OUTCOMES
 from rcaeval.errors import ExitCode, InputError
 
 FAIL_ON_CHOICES: tuple[str, ...] = ("fail", "invalid")
 """Verdicts ``--fail-on`` accepts (errored / timed-out cases already exit 7)."""
-INFRA_OUTCOMES: tuple[str, ...] = ("errored", "timed_out")
 """Case outcomes that are infrastructure failures (exit 7)."""
 
 

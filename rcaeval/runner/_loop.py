@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from rcaeval._paths import data_dir, registry_dir
+from rcaeval._vocab import CASE_OUTCOMES
 from rcaeval.errors import ExitCode, InputError, NotFoundError, RcaevalError
 from rcaeval.runner._agent_name import check_agent_name, default_agent_name
 from rcaeval.runner._agents import parse_agent_spec
@@ -94,7 +95,7 @@ class RunSummary:
     reused: tuple[str, ...] = ()
 
     def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(("pass", "fail", "invalid", "errored", "timed_out"), 0)
+        out = dict.fromkeys(CASE_OUTCOMES, 0)
         for c in self.cases:
             out[c.outcome] = out.get(c.outcome, 0) + 1
         return out

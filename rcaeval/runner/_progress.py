@@ -23,7 +23,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-OUTCOMES = ("pass", "fail", "invalid", "errored", "timed_out")
+from rcaeval._vocab import CASE_OUTCOMES as OUTCOMES
+
 _STYLE = {"pass": "green", "fail": "red", "invalid": "magenta", "errored": "yellow",
           "timed_out": "yellow"}
 _SHORT = {"pass": "pass", "fail": "fail", "invalid": "inv", "errored": "err", "timed_out": "t/o"}

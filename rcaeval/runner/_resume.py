@@ -390,7 +390,6 @@ def persist_cases(store: Any, run_id: str, cases: Mapping[str, Any], done: list[
                                               f"runner error: cannot record the case: {exc}"),
                              "attempts": p["attempts"], "audit_path": p["audit_path"]}
                 store.con.execute(q("finish_case"), params[i])
-    verdicts = dict(store.con.execute(
-        "SELECT case_id, verdict FROM eval_judgment WHERE run_id = $r", {"r": run_id}
-    ).fetchall()) if judgeable else {}
+    verdicts = dict(store.con.execute(q("verdicts"), {"run_id": run_id}).fetchall()) \
+        if judgeable else {}
     return [(p["case_id"], outcome_of(p["status"], verdicts.get(p["case_id"]))) for p in params]

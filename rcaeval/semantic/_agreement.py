@@ -47,7 +47,7 @@ def verdict_comparison(store: Any, run_id: str) -> pl.DataFrame:
     """Cases per verdict of run ``run_id``: ``deterministic`` (eval_judgment), ``blended``
     (the second pass where there was one, else the deterministic verdict) and
     ``changed_from`` (cases with this deterministic verdict whose blended verdict differs)."""
-    from rcaeval.report._data import VERDICTS
+    from rcaeval._vocab import VERDICTS
 
     return _frame(store, "verdicts", {"run_id": run_id, "verdicts": list(VERDICTS)})
 

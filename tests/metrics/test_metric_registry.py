@@ -42,6 +42,14 @@ def test_rate_value_interval_and_sample_size() -> None:
     assert row["ci_low"] == pytest.approx(lo) and row["ci_high"] == pytest.approx(hi)
 
 
+def test_verdict_count_counts_one_verdict_of_one_run() -> None:
+    con = _judgments([("r", "a", "pass"), ("r", "b", "fail"), ("r", "c", "pass"),
+                      ("other", "a", "pass")])
+    got = {v: compute_metrics(con, ["verdict_count"], {"run_id": "r", "verdict": v})
+           .item(0, "numerator") for v in ("pass", "fail", "invalid")}
+    assert got == {"pass": 2, "fail": 1, "invalid": 0}
+
+
 def test_empty_denominator_is_reported_not_divided() -> None:
     df = compute_metrics(_judgments([]), ["pass_rate"], params={"run_id": "r"})
     row = df.row(0, named=True)
