@@ -10,33 +10,16 @@
 -- reason says so) unless this is the semantic shadow's second pass (docs/semantic.md): then
 -- j_semantic_check holds the model's verdicts, judge/semantic_checks.sql has already put them
 -- into the diagnosis rows of j_check_eval, and the reason counts them.
+-- Check rows and counts: bucket_checks / bucket_agg (queries/judge/bucket_rows.sql).
 CREATE OR REPLACE TEMP VIEW bk_diagnosis_check AS
-SELECT e.run_id, e.case_id, e.bucket, e.check_id, e.kind, e.required, e.soft, e.weight, e.ord,
-       e.passed, e.reason, e.evidence_file, e.evidence_path, e.evidence_line,
-       e.evidence_excerpt
-FROM j_check_eval AS e
-JOIN j_scope AS k ON k.run_id = e.run_id AND k.case_id = e.case_id
-WHERE e.bucket = 'diagnosis' AND k.resolved;
+SELECT * FROM bucket_checks('diagnosis', false);
 
 CREATE OR REPLACE TEMP VIEW bk_diagnosis AS
 WITH a AS (
-    SELECT k.run_id, k.case_id, k.resolved, p.diagnosis_mode,
-           count(c.check_id) FILTER (WHERE c.kind = 'hard') AS n_hard,
-           count(c.check_id) FILTER (WHERE c.kind = 'hard' AND c.passed) AS n_hard_pass,
-           count(c.check_id) FILTER (WHERE c.kind = 'supporting') AS n_sup,
-           count(c.check_id) FILTER (WHERE c.kind = 'supporting' AND c.passed) AS n_sup_pass,
-           coalesce(sum(c.weight) FILTER (WHERE c.kind = 'hard'), 0) AS w_hard,
-           coalesce(sum(c.weight) FILTER (WHERE c.kind = 'hard' AND c.passed), 0)
-               AS w_hard_pass,
-           coalesce(sum(c.weight) FILTER (WHERE c.kind = 'supporting'), 0) AS w_sup,
-           coalesce(sum(c.weight) FILTER (WHERE c.kind = 'supporting' AND c.passed), 0)
-               AS w_sup_pass,
-           string_agg(c.check_id, ', ' ORDER BY c.ord)
-               FILTER (WHERE c.kind = 'hard' AND NOT c.passed) AS hard_failed
-    FROM j_scope AS k
-    LEFT JOIN rule_bucket_param AS p ON p.case_id = k.case_id AND p.rules_hash = k.rules_hash
-    LEFT JOIN bk_diagnosis_check AS c ON c.run_id = k.run_id AND c.case_id = k.case_id
-    GROUP BY k.run_id, k.case_id, k.resolved, p.diagnosis_mode
+    SELECT g.*, p.diagnosis_mode
+    FROM bucket_agg('diagnosis', false) AS g
+    LEFT JOIN rule_bucket_param AS p
+           ON p.case_id = g.case_id AND p.rules_hash = g.rules_hash
 ),
 sem AS (
     SELECT run_id, case_id, count(*) FILTER (WHERE passed IS NOT NULL) AS n_sem,

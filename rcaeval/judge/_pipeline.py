@@ -296,6 +296,7 @@ def run_judge_sql(
     _run(con, "judge/stage3_facts.sql")
     _set_semantic(con, semantic_checks)
 
+    _run(con, "judge/bucket_rows.sql")
     for rel in BUCKET_FILES:
         _run(con, rel)
     con.execute(
