@@ -9,6 +9,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from rcaeval._paths import read_query
 from rcaeval.errors import InputError
 from rcaeval.judge._rules import RULE_TABLES
 
@@ -151,11 +152,7 @@ def load_case_meta(con: duckdb.DuckDBPyConnection, table: pa.Table) -> None:
     try:
         con.execute("BEGIN TRANSACTION")
         try:
-            con.execute(
-                "DELETE FROM case_meta WHERE (run_id, case_id) IN "
-                "(SELECT run_id, case_id FROM __rcaeval_case_meta)"
-            )
-            con.execute("INSERT INTO case_meta BY NAME SELECT * FROM __rcaeval_case_meta")
+            con.execute(read_query("judge/upsert_case_meta.sql"))
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")

@@ -200,7 +200,7 @@ def write_results(
             con.execute(read_query("judge/write_checks.sql"))
             con.execute(read_query("judge/write_detector_hits.sql"))
             con.execute(read_query("judge/write_buckets.sql"))
-            con.execute("INSERT INTO eval_judgment BY NAME SELECT * FROM __rcaeval_judgments")
+            con.execute(read_query("judge/write_judgments.sql"))
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")

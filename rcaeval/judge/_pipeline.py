@@ -1,6 +1,7 @@
 """Run the judge's SQL: facts -> checks -> buckets -> scores -> verdicts, for every judged
-(run, case) at once. Python only sequences the SQL files of ``queries/`` and binds the
-per-detector regexes; all bucket logic is in SQL.
+(run, case) at once. The run order is the stage manifest ``queries/judge/stages.txt``; Python
+only follows it, registers Arrow inputs and binds the per-detector regexes (the manifest's
+``!step`` lines, :data:`STEPS`); all judging logic is in SQL.
 
 Inputs already in the database: ``raw_*`` (extraction), ``case_meta`` and the ``rule_*``
 tables (see :mod:`rcaeval.judge._load`). The judged set is ``keys`` (default: every
@@ -19,21 +20,14 @@ import polars as pl
 import pyarrow as pa
 
 from rcaeval._paths import queries_dir, read_query
-from rcaeval._vocab import BUCKETS, BUCKETS_SQL_LIST, EVIDENCE_METHODS
+from rcaeval._vocab import BUCKETS, EVIDENCE_METHODS
 from rcaeval.errors import InputError
 from rcaeval.grammar import NEVER_MATCHES, REGEX_KEYS, defaults_digest_bytes, detector_regexes
 from rcaeval.judge._profiles import load_profiles, profile_tables
 
-STAGE1_FILES = (
-    "facts/catalog.sql",
-    "facts/files.sql",
-    "facts/trace.sql",
-    "facts/evidence.sql",
-    "facts/analysis.sql",
-    "facts/detector_hits.sql",
-    "facts/output.sql",
-    "facts/base.sql",
-)
+STAGES_FILE = "judge/stages.txt"
+"""The stage manifest: the judge's run order (its header says how to read it)."""
+_LISTS = {"{bucket}": BUCKETS, "{method}": EVIDENCE_METHODS}
 DETECTOR_HITS_FILE = "facts/detector_hits.sql"
 """Creates ``j_detector_hit``, which the output detectors fill (facts/detector_match.sql)."""
 BUCKET_FILES = tuple(f"buckets/{b}.sql" for b in BUCKETS)
@@ -48,6 +42,26 @@ CHECK_COLS = (
 )
 BUCKET_COLS = "run_id, case_id, bucket, status, reason, frac, frac_hard, frac_supporting"
 KEYS_SCHEMA = pa.schema([("run_id", pa.string()), ("case_id", pa.string())])
+
+
+def stages() -> dict[str, tuple[str, ...]]:
+    """The manifest's stages by section (``"judge"``: before ``[score]``; ``"score"``): SQL
+    file paths (list lines expanded) and ``!step`` names, in run order."""
+    out: dict[str, list[str]] = {"judge": [], "score": []}
+    section = "judge"
+    for raw in read_query(STAGES_FILE).splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line == "[score]":
+            section = "score"
+            continue
+        pattern = next((k for k in _LISTS if k in line), None)
+        if pattern:
+            out[section].extend(line.replace(pattern, name) for name in _LISTS[pattern])
+        else:
+            out[section].append(line)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,8 @@ def sql_digest() -> str:
         for path in sorted((root / sub).glob("*.sql")):
             h.update(f"{sub}/{path.name}\n".encode())
             h.update(path.read_bytes())
+    h.update(f"{STAGES_FILE}\n".encode())
+    h.update((root / STAGES_FILE).read_bytes())
     h.update(b"grammar/defaults.yaml\n")
     h.update(defaults_digest_bytes())
     return h.hexdigest()[:16]
@@ -84,25 +100,39 @@ def _run(con: duckdb.DuckDBPyConnection, rel: str, params: dict[str, Any] | None
         raise RuntimeError(f"judge SQL {rel} failed: {exc}") from exc
 
 
-def _run_methods(con: duckdb.DuckDBPyConnection) -> None:
-    """Each registered method's file, then ``mx_witness`` / ``mx_miss`` as the UNION ALL of
-    their views (in EVIDENCE_METHODS order), then ``method_eval`` (judge/method_eval.sql)."""
-    for rel in METHOD_FILES:
-        _run(con, rel)
+def _union_all(con: duckdb.DuckDBPyConnection, target: str, selects: list[str]) -> None:
+    """``target`` as the UNION ALL of one SELECT per name of a registered list (the views the
+    list's files define): derived from the list, so a new bucket or method needs no edit."""
+    con.execute(f"CREATE OR REPLACE TEMP {target} AS " + " UNION ALL ".join(selects))
+
+
+def _method_union(con: duckdb.DuckDBPyConnection) -> None:
+    """``mx_witness`` / ``mx_miss``: every registered method's views, in EVIDENCE_METHODS
+    order."""
     for view, prefix in (("mx_witness", "mx_w_"), ("mx_miss", "mx_miss_")):
-        con.execute(
-            f"CREATE OR REPLACE TEMP VIEW {view} AS "
-            + " UNION ALL ".join(f"SELECT * FROM {prefix}{m}" for m in EVIDENCE_METHODS)
-        )
-    _run(con, "judge/method_eval.sql")
+        _union_all(con, f"VIEW {view}", [f"SELECT * FROM {prefix}{m}" for m in EVIDENCE_METHODS])
+
+
+def _bucket_union(con: duckdb.DuckDBPyConnection) -> None:
+    """``j_check`` / ``j_bucket``: every bucket's check rows and status, in BUCKETS order."""
+    _union_all(con, "TABLE j_check", [f"SELECT {CHECK_COLS} FROM bk_{b}_check" for b in BUCKETS])
+    _union_all(con, "TABLE j_bucket", [f"SELECT {BUCKET_COLS} FROM bk_{b}" for b in BUCKETS])
+
+
+def _with_arrow(con: duckdb.DuckDBPyConnection, rel: str, tables: dict[str, Any]) -> None:
+    """Run ``rel`` with ``tables`` registered under their names for it."""
+    for name, table in tables.items():
+        con.register(name, table)
+    try:
+        _run(con, rel)
+    finally:
+        for name in tables:
+            con.unregister(name)
 
 
 def _set_keys(con: duckdb.DuckDBPyConnection, keys: Any) -> None:
     if keys is None:
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE j_keys AS "
-            "SELECT DISTINCT run_id, case_id FROM case_meta"
-        )
+        _run(con, "judge/keys_all.sql")
         return
     if isinstance(keys, pl.DataFrame):
         table = keys.select("run_id", "case_id").to_arrow().cast(KEYS_SCHEMA)
@@ -114,32 +144,19 @@ def _set_keys(con: duckdb.DuckDBPyConnection, keys: Any) -> None:
             {"run_id": [p[0] for p in pairs], "case_id": [p[1] for p in pairs]},
             schema=KEYS_SCHEMA,
         )
-    con.register("__j_keys_in", table)
-    try:
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE j_keys AS "
-            "SELECT DISTINCT run_id, case_id FROM __j_keys_in"
-        )
-    finally:
-        con.unregister("__j_keys_in")
+    _with_arrow(con, "judge/keys_given.sql", {"__j_keys_in": table})
 
 
 def _check_scope(con: duckdb.DuckDBPyConnection, profiles: dict[str, Any]) -> None:
-    missing = con.execute(
-        "SELECT k.run_id, k.case_id FROM j_keys k ANTI JOIN case_meta m "
-        "ON m.run_id = k.run_id AND m.case_id = k.case_id ORDER BY ALL LIMIT 5"
-    ).fetchall()
+    missing = con.execute(read_query("judge/scope_no_meta.sql")).fetchall()
     if missing:
         raise InputError(f"no case_meta row for {missing} (fill it before judging)")
-    no_rules = con.execute(
-        "SELECT k.case_id, k.rules_hash FROM j_scope k ANTI JOIN rule_bucket_param p "
-        "ON p.case_id = k.case_id AND p.rules_hash = k.rules_hash ORDER BY ALL LIMIT 5"
-    ).fetchall()
+    no_rules = con.execute(read_query("judge/scope_no_rules.sql")).fetchall()
     if no_rules:
         raise InputError(f"no rule rows loaded for (case_id, rules_hash) {no_rules}")
     unknown = [
         r[0]
-        for r in con.execute("SELECT DISTINCT scoring_profile FROM j_scope ORDER BY 1").fetchall()
+        for r in con.execute(read_query("judge/scope_profiles.sql")).fetchall()
         if r[0] not in profiles
     ]
     if unknown:
@@ -151,12 +168,7 @@ def _check_scope(con: duckdb.DuckDBPyConnection, profiles: dict[str, Any]) -> No
 
 def _load_profiles(con: duckdb.DuckDBPyConnection, profiles: dict[str, Any]) -> None:
     maxima, band = profile_tables(profiles)
-    for name, table in (("j_profile", maxima), ("j_band", band)):
-        con.register("__j_in", table)
-        try:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM __j_in")
-        finally:
-            con.unregister("__j_in")
+    _with_arrow(con, "judge/profiles.sql", {"__j_profile_in": maxima, "__j_band_in": band})
 
 
 def _has_candidates(con: duckdb.DuckDBPyConnection, key: str, any_re: str) -> bool:
@@ -215,18 +227,10 @@ def detect_outputs(con: duckdb.DuckDBPyConnection, keys: Any) -> None:
 def _set_semantic(con: duckdb.DuckDBPyConnection, table: pa.Table | None) -> None:
     """``j_semantic_check`` (empty unless a second pass gives semantic verdicts), then apply
     it to the diagnosis rows of ``j_check_eval`` (queries/judge/semantic_checks.sql)."""
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE j_semantic_check (run_id VARCHAR, case_id VARCHAR, "
-        "check_id VARCHAR, passed BOOLEAN, votes_pass INTEGER, votes_fail INTEGER, "
-        "rationale VARCHAR)"
-    )
+    _run(con, "judge/semantic_table.sql")
     if table is None:
         return
-    con.register("__j_semantic_in", table)
-    try:
-        con.execute("INSERT INTO j_semantic_check BY NAME SELECT * FROM __j_semantic_in")
-    finally:
-        con.unregister("__j_semantic_in")
+    _with_arrow(con, "judge/semantic_rows.sql", {"__j_semantic_in": table})
     _run(con, "judge/semantic_checks.sql")
 
 
@@ -272,70 +276,59 @@ def run_judge_sql(
     profiles = profiles if profiles is not None else load_profiles()
     con.execute("SET TimeZone = 'UTC'")
     _set_keys(con, keys)
-    _run(con, "rules/scope.sql")
-    _check_scope(con, profiles)
-    _load_profiles(con, profiles)
-    _run(con, "judge/chunk_inputs.sql")
-
-    for rel in STAGE1_FILES:
-        if rel == DETECTOR_HITS_FILE and detected:
-            _run(con, "judge/chunk_detector_hits.sql")
-            continue
-        _run(con, rel)
-        if rel == DETECTOR_HITS_FILE:
-            _run_detectors(con)
-    _run(con, "judge/stage1_facts.sql")
-    _run(con, "facts/derived.sql")
-    _run(con, "judge/stage2_facts.sql")
-    _run(con, "facts/methods.sql")
-    _run_methods(con)
-    _run(con, "judge/method_results.sql")
-    _run(con, "judge/conditions.sql")
-    _run(con, "judge/workflow_checks.sql")
-    _run(con, "facts/contract.sql")
-    _run(con, "judge/stage3_facts.sql")
-    _set_semantic(con, semantic_checks)
-
-    _run(con, "judge/bucket_rows.sql")
-    for rel in BUCKET_FILES:
-        _run(con, rel)
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE j_check AS "
-        + " UNION ALL ".join(f"SELECT {CHECK_COLS} FROM bk_{b}_check" for b in BUCKETS)
-    )
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE j_bucket AS "
-        + " UNION ALL ".join(f"SELECT {BUCKET_COLS} FROM bk_{b}" for b in BUCKETS)
-    )
+    steps = {
+        "check_scope": lambda: _check_scope(con, profiles),
+        "profiles": lambda: _load_profiles(con, profiles),
+        "detector_hits": lambda: _detector_hits(con, detected=detected),
+        "method_union": lambda: _method_union(con),
+        "semantic": lambda: _set_semantic(con, semantic_checks),
+        "bucket_union": lambda: _bucket_union(con),
+    }
+    _run_stages(con, stages()["judge"], steps)
     return score_and_verdict(con)
+
+
+STEPS = ("check_scope", "profiles", "detector_hits", "method_union", "semantic",
+         "bucket_union")
+"""The ``!step`` names the stage manifest may use (tests/judge/test_stages.py checks it uses
+exactly these, and names only SQL files that exist)."""
+
+
+def _run_stages(con: duckdb.DuckDBPyConnection, names: tuple[str, ...],
+                steps: dict[str, Any]) -> None:
+    for name in names:
+        if name.startswith("!"):
+            steps[name[1:]]()
+        else:
+            _run(con, name)
+
+
+def _detector_hits(con: duckdb.DuckDBPyConnection, *, detected: bool) -> None:
+    """``j_detector_hit``: the block's hits (:func:`detect_outputs` ran) or this chunk's."""
+    if detected:
+        _run(con, "judge/chunk_detector_hits.sql")
+        return
+    _run(con, DETECTOR_HITS_FILE)
+    _run_detectors(con)
+
+
+def _temp_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(con.execute(read_query("judge/temp_table_exists.sql"),
+                            {"name": name}).fetchall()[0][0])
 
 
 def score_and_verdict(con: duckdb.DuckDBPyConnection) -> JudgeFrames:
     """Scores, verdicts and banding over ``j_bucket`` / ``j_scope`` / ``j_profile`` /
     ``j_band`` (already on the connection); returns every frame."""
-    _run(con, "judge/scores.sql")
-    _run(con, "judge/verdict.sql")
-    _run(con, "judge/verdict_tables.sql")
-    order = f"list_position({BUCKETS_SQL_LIST}, bucket)"
-    judgments = con.sql("SELECT * FROM j_verdict ORDER BY run_id, case_id").pl()
-    buckets = con.sql(f"SELECT * FROM j_bucket_scored ORDER BY run_id, case_id, {order}").pl()
-    has_checks = con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'j_check' AND temporary"
-    ).fetchall()[0][0]
-    checks = (
-        con.sql(f"SELECT * FROM j_check ORDER BY run_id, case_id, {order}, ord, check_id").pl()
-        if has_checks
-        else pl.DataFrame()
-    )
-    has_facts = con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'j_fact' AND temporary"
-    ).fetchall()[0][0]
-    facts = (
-        con.sql("SELECT * FROM j_fact ORDER BY run_id, case_id, fact").pl()
-        if has_facts
-        else pl.DataFrame()
-    )
-    scope = con.sql("SELECT * FROM j_scope ORDER BY run_id, case_id").pl()
+    _run_stages(con, stages()["score"], {})
+    order = {"buckets": list(BUCKETS)}
+    judgments = con.sql(read_query("judge/frame_judgments.sql")).pl()
+    buckets = con.sql(read_query("judge/frame_buckets.sql"), params=order).pl()
+    checks = (con.sql(read_query("judge/frame_checks.sql"), params=order).pl()
+              if _temp_table(con, "j_check") else pl.DataFrame())
+    facts = (con.sql(read_query("judge/frame_facts.sql")).pl()
+             if _temp_table(con, "j_fact") else pl.DataFrame())
+    scope = con.sql(read_query("judge/frame_scope.sql")).pl()
     return JudgeFrames(
         judgments=judgments, buckets=buckets, checks=checks, facts=facts, scope=scope
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import queue
+import re
 import signal
 import sys
 import threading
@@ -233,6 +234,22 @@ def _drain(store: Any, run_id: str, cases: Mapping[str, Any], events: queue.Queu
         store.release()  # the write lock is held only while committing (docs/store.md)
 
 
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:/")
+
+
+def _local_root(audit_root: str | Path) -> Path:
+    """The audit root as a path; a URL (``s3://...``, ``gs://...``, ``file://...``: fsspec
+    style) is refused, naming the option: the audit mirror's guarantees rest on an atomic
+    rename within one file system, which object stores do not have (docs/distributed.md,
+    "Shared storage"). ``Path`` would fold ``s3://b`` into the local dir ``s3:/b``."""
+    if _URL.match(str(audit_root)):
+        raise InputError(
+            f"{audit_root}: URLs are not supported for the audit root (object storage has no "
+            "atomic rename, which the audit mirror relies on); mount the storage and give its "
+            "path (docs/distributed.md, \"Shared storage\")", field="--audit-root")
+    return Path(audit_root)
+
+
 def run_suite(
     store: Any,
     suite_id: str,
@@ -307,7 +324,7 @@ def run_suite(
     config = agent_config(agent_spec, agent_env, case_timeout_s=explicit_timeout,
                           turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids,
                           tools=tools_mode)
-    given_root = Path(audit_root) if audit_root is not None else None
+    given_root = _local_root(audit_root) if audit_root is not None else None
     # a Ray cluster that cannot be reached (or Ray not installed) never leaves a run behind
     owned = connect_executor(executor_spec)
     # Every case file is read before the run is recorded: a registry that cannot be read

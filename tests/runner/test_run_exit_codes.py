@@ -86,3 +86,19 @@ def test_bad_threshold_options_are_input_errors(run_cli):
     assert code == 3 and "unknown verdict 'flaky'" in err
     code, _, err = run_cli("--agent", "replay:thorough", "--fail-under", "80")
     assert code == 3 and "between 0 and 1" in err
+
+
+def test_audit_root_url_is_refused_with_exit_3(paths, make_registry, capsys, db_query,
+                                               tmp_path, monkeypatch):
+    """An fsspec-style URL as --audit-root is bad input (exit 3) naming the option, before any
+    run is recorded; it must not become a local dir named ``s3:`` (docs/distributed.md)."""
+    reg = make_registry(CASES)
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", "--suite", "mini", "--registry", str(reg), "--db", str(paths["db"]),
+                 "--audit-root", "s3://bucket/audits", "--no-progress", "--agent",
+                 "replay:thorough", "--run-id", "url"])
+    err = " ".join(capsys.readouterr().err.split())
+    assert code == ExitCode.INVALID_INPUT == 3, err
+    assert "[--audit-root]" in err and "URLs are not supported" in err
+    assert not (tmp_path / "s3:").exists()
+    assert db_query(paths["db"], "SELECT count(*) FROM eval_runs") == [(0,)]
