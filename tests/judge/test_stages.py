@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import rcaeval.judge._pipeline as P
 from rcaeval._paths import queries_dir
 from rcaeval._vocab import BUCKETS, EVIDENCE_METHODS
-from rcaeval.judge import _pipeline as P
 
 
 def test_manifest_names_existing_files_and_known_steps() -> None:
