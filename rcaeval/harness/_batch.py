@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ REPAIR_SCHEMA: dict[str, Any] = {
     "repair": pl.Utf8, "target": pl.Utf8, "why": pl.Utf8, "before": pl.Utf8, "after": pl.Utf8,
 }
 _CHECK_BATCH_SCHEMA: dict[str, Any] = {"record": pl.Int64, **CHECK_SCHEMA}
+_FLUSH_RECORDS = 1024  # records whose rows are held as dicts before they become columns
 
 
 @dataclass(slots=True)
@@ -61,13 +62,18 @@ class BatchResult:
         return self.results.filter(pl.col("status") == "invalid")
 
 
-def _records(source: Any, id_column: str | None) -> list[Record]:
+def _records(source: Any, id_column: str | None) -> Iterator[Record]:
+    """The records of ``source``, one at a time: a record is parsed when it is reached and
+    dropped once checked, so a batch holds one parsed response, not all of them."""
     if isinstance(source, str | Path):
-        return read_responses(source)
+        recs = read_responses(source)
+        recs.reverse()
+        while recs:
+            yield recs.pop()
+        return
     if isinstance(source, pl.DataFrame):
         if "response" not in source.columns:
             raise InputError("the frame needs a 'response' column", field="response")
-        out = []
         for i, row in enumerate(source.iter_rows(named=True)):
             rec = unwrap({"response": row["response"]}, i, None, from_frame=True)
             if id_column and row.get(id_column) is not None:
@@ -75,20 +81,18 @@ def _records(source: Any, id_column: str | None) -> list[Record]:
             elif rec.record_id is None:
                 rec.record_id = next((str(row[k]) for k in ("capture_id", "record_id", "id")
                                       if row.get(k) is not None), None)
-            out.append(rec)
-        return out
-    out = []
+            yield rec
+        return
     for i, item in enumerate(source):
         if isinstance(item, RcaResponse):
-            out.append(Record(i, None, None, item))  # type: ignore[arg-type]
+            yield Record(i, None, None, item)  # type: ignore[arg-type]
         elif isinstance(item, str | bytes):
             try:
-                out.append(unwrap(orjson.loads(item), i, None))
+                yield unwrap(orjson.loads(item), i, None)
             except orjson.JSONDecodeError as exc:
-                out.append(Record(i, None, None, None, f"invalid JSON: {exc}"))
+                yield Record(i, None, None, None, f"invalid JSON: {exc}")
         else:
-            out.append(unwrap(item, i, None))
-    return out
+            yield unwrap(item, i, None)
 
 
 def check_batch(
@@ -100,30 +104,42 @@ def check_batch(
     column (JSON text or struct), or an iterable of dicts / JSON strings / RcaResponse."""
     cfg = resolve_config(config)
     records = _records(source, id_column)
+    frames: dict[str, list[pl.DataFrame]] = {"results": [], "checks": [], "repairs": []}
     results: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
     repairs: list[dict[str, Any]] = []
-    for rec in records:
+
+    def flush() -> None:
+        # Rows become columns every _FLUSH_RECORDS records: a row dict costs ~10x its
+        # column values, so holding 100,000 records' rows as dicts took gigabytes.
+        for name, rows, schema in (("results", results, RESULT_SCHEMA),
+                                   ("checks", checks, _CHECK_BATCH_SCHEMA),
+                                   ("repairs", repairs, REPAIR_SCHEMA)):
+            if rows or not frames[name]:
+                frames[name].append(pl.DataFrame(rows, schema=schema))
+            rows.clear()
+
+    for n, rec in enumerate(records, 1):
         res, err = _one(rec, cfg)
         if res is None:
             results.append(_invalid_row(rec, err or "invalid"))
-            continue
-        results.append(_result_row(rec, res))
-        for row in res.check_rows():
-            checks.append({"record": rec.index, "analysis_hash": res.analysis_hash,
-                           **row.as_dict()})
-        for seq, rp in enumerate(res.repairs):
-            repairs.append({
-                "record": rec.index, "analysis_hash": res.analysis_hash, "seq": seq,
-                "attempt": rp.attempt, "repair": rp.repair, "target": rp.target,
-                "why": rp.why, "before": orjson.dumps(rp.before).decode(),
-                "after": orjson.dumps(rp.after).decode(),
-            })
-    return BatchResult(
-        pl.DataFrame(results, schema=RESULT_SCHEMA),
-        pl.DataFrame(checks, schema=_CHECK_BATCH_SCHEMA),
-        pl.DataFrame(repairs, schema=REPAIR_SCHEMA),
-    )
+        else:
+            results.append(_result_row(rec, res))
+            for row in res.check_rows():
+                checks.append({"record": rec.index, "analysis_hash": res.analysis_hash,
+                               **row.as_dict()})
+            for seq, rp in enumerate(res.repairs):
+                repairs.append({
+                    "record": rec.index, "analysis_hash": res.analysis_hash, "seq": seq,
+                    "attempt": rp.attempt, "repair": rp.repair, "target": rp.target,
+                    "why": rp.why, "before": orjson.dumps(rp.before).decode(),
+                    "after": orjson.dumps(rp.after).decode(),
+                })
+        if n % _FLUSH_RECORDS == 0:
+            flush()
+    flush()
+    return BatchResult(*(pl.concat(frames[k], rechunk=True)
+                         for k in ("results", "checks", "repairs")))
 
 
 def _one(rec: Record, cfg: HarnessConfig) -> tuple[HarnessResult | None, str | None]:

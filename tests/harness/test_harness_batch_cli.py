@@ -41,6 +41,22 @@ def test_batch_from_frame_and_iterables_agree() -> None:
     assert by_frame.checks.equals(by_list.checks)
 
 
+def test_batch_frames_do_not_depend_on_how_rows_are_flushed(monkeypatch) -> None:
+    # Rows become columns every _FLUSH_RECORDS records; a flush every 2 records (with an
+    # invalid record and a repaired one in between) gives exactly the frames of one flush.
+    import rcaeval.harness._batch as hb
+
+    items = [s["response"] for s in samples()] + ["{not json"] + [good()]
+    whole = check_batch(items, CFG)
+    monkeypatch.setattr(hb, "_FLUSH_RECORDS", 2)
+    pieces = check_batch(items, CFG)
+    assert whole.repairs.height > 0 and whole.invalid.height == 1
+    for a, b in zip((whole.results, whole.checks, whole.repairs),
+                    (pieces.results, pieces.checks, pieces.repairs), strict=True):
+        assert a.schema == b.schema
+        assert a.equals(b)
+
+
 def test_batch_marks_only_bad_records_invalid() -> None:
     b = check_batch([good(), {"alert": 1}, "{broken", [1], good()], CFG)
     assert b.results["status"].to_list() == ["passed", "invalid", "invalid", "invalid", "passed"]
