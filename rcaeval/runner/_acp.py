@@ -140,7 +140,8 @@ class AcpAgent:
                 note = (f"the ACP library rejected {len(seen)} message(s) from the agent "
                         f"(first: {first}); raw traffic in {RUNNER_DIR}/acp.jsonl")
                 outcome.notes.append(note)
-                _LOG.warning("case %s: %s", ws.workspace_id, note)
+                _LOG.warning("case %s (attempt %d, %s): %s", ws.case.case_id, ws.attempt,
+                             ws.workspace_id, note)
 
     async def _run_watched(
         self, ws: Workspace, outcome: AgentOutcome, deadline: float,

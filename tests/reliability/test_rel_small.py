@@ -34,6 +34,9 @@ def test_a_garbage_printing_acp_agent_gets_one_line_not_a_traceback_per_line(tmp
                 "--agent-env", "GARBAGE_LINES=1000", cwd=tmp_path)
     assert r.returncode in (0, 7), r.stderr  # 7: the case errored (docs/running.md)
     assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) < 20, r.stderr[:2000]
+    # the one line names the case (and attempt) for the operator
+    rejected = [ln for ln in r.stderr.splitlines() if "the ACP library rejected" in ln]
+    assert len(rejected) == 1 and f"case {CASES[0]} (attempt 1, ws-" in rejected[0], r.stderr
     (status, error), = query(tmp_path / "s.duckdb", "SELECT status, error FROM eval_case_runs")
     assert status in ("judged", "errored") and "the ACP library rejected 1000 message(s)" in error
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import shutil
 
+import duckdb
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 from reliability_kit import (
     CASES,
     THOROUGH,
@@ -18,8 +21,8 @@ from reliability_kit import (
     run_args,
 )
 
-from rcaeval._usage import MAX_TOKENS, check, json_safe
-from rcaeval.runner._agents import add_usage, empty_usage, final_usage
+from rcaeval._usage import MAX_TOKENS, USAGE_KEYS, bound, check, json_safe
+from rcaeval.runner._agents import add_usage, empty_usage, final_usage, set_usage
 
 
 def test_run_stores_null_and_a_note_for_out_of_range_usage(tmp_path):
@@ -96,3 +99,33 @@ def test_json_safe_makes_anything_serialisable():
     doc = json_safe({"big": 2**200, "nan": float("nan"), "deep": deep, 1: object()})
     orjson.dumps(doc)
     assert doc["big"] == "an integer of 61 digits"
+
+
+_CON = duckdb.connect(":memory:")
+_NUMBERS = (hst.integers(-(2**80), 2**80) | hst.floats(allow_nan=True, allow_infinity=True)
+            | hst.none() | hst.text(max_size=5) | hst.booleans())
+
+
+@settings(max_examples=100, deadline=None)
+@given(hst.lists(hst.dictionaries(hst.sampled_from(USAGE_KEYS), _NUMBERS), max_size=6))
+def test_any_usage_reports_total_to_bounded_values_duckdb_stores(turns):
+    """Property: whatever an agent reports, turn after turn, every total is NULL or a
+    non-negative number within its bound that DuckDB casts as the store does (BIGINT tokens,
+    DOUBLE cost), and anything that is not is explained in a note."""
+    usage = empty_usage()
+    for report in turns:
+        for key, value in report.items():
+            (set_usage if key == "cost_usd" else add_usage)(usage, key, value)
+    totals = final_usage(usage)
+    con = _CON
+    for key, value in totals.items():
+        if key not in USAGE_KEYS:
+            continue
+        if value is None:
+            reported = [r[key] for r in turns if key in r and r[key] is not None]
+            assert not reported or usage["notes"], (key, reported)
+            continue
+        assert 0 <= value <= bound(key), (key, value)
+        cast = "DOUBLE" if key == "cost_usd" else "BIGINT"
+        assert con.execute(f"SELECT CAST(? AS {cast})", [value]).fetchone()[0] == value
+    orjson.dumps(json_safe({**usage, "reported": turns}))
