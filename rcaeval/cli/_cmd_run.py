@@ -155,7 +155,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
         fail_on: Annotated[list[str] | None, typer.Option(
             "--fail-on", metavar="VERDICTS", help="Exit 4 when a case is judged one of these "
-            "(comma-separated: fail, invalid).", show_default=False)] = None,
+            "(comma-separated: fail, invalid; errored and timed_out are accepted and always "
+            "exit 7).", show_default=False)] = None,
         junit_xml: Annotated[Path | None, typer.Option(
             "--junit-xml", metavar="PATH", help="Write JUnit XML: one testcase per case "
             "(and repeat).", show_default=False)] = None,

@@ -24,8 +24,7 @@ from rcaeval._vocab import INFRA_OUTCOMES
 from rcaeval.errors import ExitCode, InputError
 
 FAIL_ON_CHOICES: tuple[str, ...] = ("fail", "invalid")
-"""Verdicts ``--fail-on`` accepts (errored / timed-out cases already exit 7)."""
-"""Case outcomes that are infrastructure failures (exit 7)."""
+"""Verdicts ``--fail-on`` acts on (it also accepts the INFRA_OUTCOMES, which exit 7 anyway)."""
 
 
 @dataclass(frozen=True)
@@ -44,19 +43,21 @@ class RunGate:
 
 
 def parse_fail_on(values: Iterable[str]) -> tuple[str, ...]:
-    """``["invalid,fail"]`` -> ``("invalid", "fail")``; unknown names are an InputError."""
+    """``["invalid,fail"]`` -> ``("invalid", "fail")``; unknown names are an InputError.
+
+    ``errored`` / ``timed_out`` are accepted and dropped: those cases fail every run (exit 7)
+    whether or not they are listed."""
     out: list[str] = []
     for value in values:
         for item in (v.strip() for v in value.split(",")):
             if not item:
                 continue
             if item in INFRA_OUTCOMES:
-                raise InputError(f"{item!r}: errored and timed-out cases always fail the run "
-                                 f"(exit 7); --fail-on takes {', '.join(FAIL_ON_CHOICES)}",
-                                 field="--fail-on")
+                continue  # accepted (`--fail-on invalid,errored`): they always exit 7 anyway
             if item not in FAIL_ON_CHOICES:
                 raise InputError(f"unknown verdict {item!r}; --fail-on takes "
-                                 f"{', '.join(FAIL_ON_CHOICES)}", field="--fail-on")
+                                 f"{', '.join(FAIL_ON_CHOICES + INFRA_OUTCOMES)}",
+                                 field="--fail-on")
             if item not in out:
                 out.append(item)
     return tuple(out)

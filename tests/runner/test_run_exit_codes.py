@@ -80,8 +80,6 @@ def test_verdicts_alone_exit_0_but_thresholds_exit_4(run_cli):
 
 
 def test_bad_threshold_options_are_input_errors(run_cli):
-    code, _, err = run_cli("--agent", "replay:thorough", "--fail-on", "invalid,errored")
-    assert code == 3 and "always fail the run (exit 7)" in err
     code, _, err = run_cli("--agent", "replay:thorough", "--fail-on", "flaky")
     assert code == 3 and "unknown verdict 'flaky'" in err
     code, _, err = run_cli("--agent", "replay:thorough", "--fail-under", "80")
@@ -102,3 +100,13 @@ def test_audit_root_url_is_refused_with_exit_3(paths, make_registry, capsys, db_
     assert "[--audit-root]" in err and "URLs are not supported" in err
     assert not (tmp_path / "s3:").exists()
     assert db_query(paths["db"], "SELECT count(*) FROM eval_runs") == [(0,)]
+
+
+def test_fail_on_accepts_errored_which_always_exits_7(run_cli):
+    # `--fail-on invalid,errored`: errored (and timed_out) cases fail every run with exit 7
+    code, out, err = run_cli("--agent", "replay:thorough", "--fail-on", "invalid,errored",
+                             "--run-id", "fo-ok")
+    assert code == 0, out + err
+    code, out, err = run_cli("--agent", "command:/nonexistent/bin/rca-agent", "--retries", "0",
+                             "--fail-on", "invalid,errored,timed_out", "--run-id", "fo-bad")
+    assert code == 7 and "2 case(s) errored (infrastructure)" in err, out + err
