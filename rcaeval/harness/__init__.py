@@ -1,4 +1,4 @@
-"""The runtime harness: check every RCA report before an operator sees it (seed 003).
+"""The runtime harness: check every RCA report before an operator sees it (docs/harness.md).
 
 ``check(response)`` numbers the evidence (``E01``…), builds the claim ledger, applies the
 four hard gates, scores the six weighted dimensions, repairs what it can deterministically,

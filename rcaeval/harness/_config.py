@@ -1,12 +1,12 @@
 """Harness configuration: explicit :class:`HarnessConfig` > environment variables > defaults.
 
-Environment variables (seed 003):
+Environment variables (docs/harness.md):
 
 - ``ENABLE_RCA_OUTPUT_HARNESS`` (default ``true``): ``true/false``, ``1/0``, ``yes/no``, ``on/off``
 - ``MAX_RCA_REPAIR_ATTEMPTS`` (default ``3``): an integer 0..20
 - ``RCA_HARNESS_PASS_SCORE`` (default ``70``): a number 0..100
 - ``RCA_HARNESS_GATE3_OUTCOME`` (default ``insufficient_evidence``): what a gate-3 failure
-  that remains after the repairs ends as: ``insufficient_evidence`` (seed 003: the family is
+  that remains after the repairs ends as: ``insufficient_evidence`` (the family is
   withdrawn) or ``degraded`` (the family is kept, the unsafe action or probe withheld)
 
 An invalid value raises :class:`rcaeval.errors.InputError` naming the variable.

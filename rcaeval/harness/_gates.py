@@ -1,4 +1,4 @@
-"""The four non-negotiable gates of seed 003, exactly.
+"""The four non-negotiable gates of the harness (docs/harness.md), exactly.
 
 1. ``gate1_high_confidence_support``: a high-confidence cause needs two independent live
    evidence sources (two source groups among the live evidence behind the cause) or a live

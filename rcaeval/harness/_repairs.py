@@ -1,4 +1,4 @@
-"""Deterministic repairs (seed 003) and the terminal fallbacks.
+"""Deterministic repairs (docs/harness.md) and the terminal fallbacks.
 
 Each repair edits the response in place and returns one :class:`Repair` record per change
 (what, why, before, after). Repairs are idempotent — a second application changes nothing —
@@ -175,7 +175,7 @@ def repair_pass(resp: RcaResponse, attempt: int) -> list[Repair]:
 def fallback(resp: RcaResponse, gates: list[GateResult], *,
              gate3_insufficient: bool = True) -> list[Repair]:
     """Terminal handling of gates that still fail; see the module docstring. With
-    ``gate3_insufficient`` (the default, seed 003) a remaining gate-3 failure also withdraws
+    ``gate3_insufficient`` (the default) a remaining gate-3 failure also withdraws
     the family like an evidence gate; otherwise the family is kept and only the unsafe action
     or probe is withheld (status ``degraded``)."""
     out: list[Repair] = []

@@ -1,4 +1,4 @@
-"""The six weighted report-quality dimensions of seed 003, from deterministic rules.
+"""The six weighted report-quality dimensions (docs/harness.md), from deterministic rules.
 
 Every rule is one check row (docs/harness.md lists them with their points). Fractional rules
 award ``max_points * fraction``; a row passes when it earns its full points. The total is the

@@ -26,7 +26,7 @@ RULE_TABLES: tuple[str, ...] = (
 )
 
 SOFT_CHECK_IDS = frozenset({"attempted_events_collection_persisted"})
-"""Score-only checks (seed 000 step 5): failing them lowers the bucket score and can make the
+"""Score-only checks (docs/scoring.md): failing them lowers the bucket score and can make the
 bucket at most ``partial``, never ``fail``, whatever their ``required`` says. A check may also
 say ``soft: true`` itself."""
 

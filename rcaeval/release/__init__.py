@@ -1,5 +1,5 @@
 """Release gate: metrics over an exported window of captured production responses, operator
-reviews, and the gate itself (seed 003's release procedure). See docs/release.md.
+reviews, and the gate itself (the release procedure). See docs/release.md.
 
     import rcaeval.release as rel
     rel.metrics("data/captures/sample-window.parquet", window="2026-11-01..2026-11-14")

@@ -27,7 +27,7 @@ ResolutionOutcome = Literal["resolved", "mitigated", "unresolved", "false_positi
 HardGateAssessment = Literal["pass", "fail"]
 
 STAGES: tuple[str, ...] = get_args(Stage)
-"""Rollout stages, in order (seed 003's release gate procedure)."""
+"""Rollout stages, in order (docs/release.md)."""
 CASE_TYPES: tuple[str, ...] = get_args(CaseType)
 EXPECTED_OUTCOMES: tuple[str, ...] = get_args(ExpectedOutcome)
 RESOLUTION_OUTCOMES: tuple[str, ...] = get_args(ResolutionOutcome)

@@ -1,5 +1,5 @@
 """The release gate's thresholds: the one home of the gate metric names and their limits
-(seed 003's release gate table). Everything else derives from :data:`GATE`."""
+(the release gate table, docs/release.md). Everything else derives from :data:`GATE`."""
 
 from __future__ import annotations
 

@@ -17,3 +17,15 @@ def test_docs_cite_no_design_documents() -> None:
             if CITATION.search(line):
                 offenders.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_package_docstrings_and_profiles_cite_no_design_documents() -> None:
+    # what `help(rcaeval.harness)`, load_profiles() descriptions, etc. show a user
+    offenders = []
+    for path in sorted((REPO / "rcaeval").rglob("*")):
+        if path.suffix not in (".py", ".yaml", ".md") or "__pycache__" in path.parts:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if CITATION.search(line):
+                offenders.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
