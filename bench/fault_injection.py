@@ -1,8 +1,9 @@
 """The fault-injection suite behind docs/reliability.md (not a test; CI runs a small count
 through tests/reliability/test_rel_fault_injection.py).
 
-    .venv/bin/python -m bench.fault_injection --n 1000          # the documented figures
-    .venv/bin/python -m bench.fault_injection --n 20 --json     # what CI runs
+    .venv/bin/python -m bench.fault_injection --n 500 --hostile-rounds 1 --kills 5  # documented
+    .venv/bin/python -m bench.fault_injection --n 8 --json --only registry harness usage bundles
+                                                        # what the fast suite runs
 
 Sections (each tries ``--n`` inputs unless noted):
   registry   hypothesis-corrupted case.yaml / judge.yaml (bytes inserted, replaced, deleted,

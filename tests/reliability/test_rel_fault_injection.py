@@ -1,6 +1,6 @@
 """The fault-injection suite (bench/fault_injection.py) at a small count: every section must
 end with zero crashes, hangs, lost or duplicated judgments, stranded runs, outside reads and
-differing verdicts. `python -m bench.fault_injection --n 1000` runs thousands of inputs."""
+differing verdicts. `python -m bench.fault_injection --n 2000` runs thousands of inputs."""
 
 from __future__ import annotations
 
