@@ -105,16 +105,28 @@ def register(app: typer.Typer) -> None:
 
 
 RELEASE_REPORT_HELP = (
-    "Execute notebooks/release_gate.ipynb on a metrics JSON and write static HTML: the gate "
+    "Execute notebooks/release_gate.ipynb on a metrics JSON (or on --captures + --window, "
+    "measured first into <html stem>.metrics.json) and write static HTML: the gate "
     "decision, each metric against its threshold with interval and sample size, the "
     "population by case type, and each metric's trend over the earlier windows stored in the "
     "store (`rcaeval release metrics --record`). Exit codes: 0 written (whatever the gate "
-    "decided); 3 the artifact is refused; 6 no such file or store.")
+    "decided); 3 the artifact is refused, or some capture or review is invalid (named on "
+    "stderr; the report is still written without them); 6 no such file or store.")
 
 
 def release_report(
-    metrics: Annotated[Path, typer.Argument(help="A release_metrics/1 file (rcaeval "
-                                            "release metrics).")],
+    metrics: Annotated[Path | None, typer.Argument(
+        help="A release_metrics/1 file (rcaeval release metrics); or give --captures and "
+        "--window.", show_default=False)] = None,
+    captures: Annotated[Path | None, typer.Option(
+        "--captures", help="Capture export (.jsonl or .parquet, or a directory of them) to "
+        "measure instead of METRICS.", show_default=False)] = None,
+    window: Annotated[str | None, typer.Option(
+        "--window", help="With --captures: START..END on captured_at (as `rcaeval release "
+        "metrics --window`).", show_default=False)] = None,
+    reviews: Annotated[Path | None, typer.Option(
+        "--reviews", help="With --captures: operator reviews (.jsonl or .csv) that label "
+        "captures.", show_default=False)] = None,
     db_path: Annotated[
         Path | None,
         typer.Option("--db", help="Store with the recorded release windows for the trend "
@@ -141,8 +153,15 @@ def release_report(
     from rcaeval.report import render_release_gate_notebook
 
     res = render_release_gate_notebook(
-        metrics, db=db_path, stage=stage, strict=strict, allow_synthetic=allow_synthetic,
-        out=out, show_code=show_code)
+        metrics, captures=captures, window=window, reviews=reviews, db=db_path, stage=stage,
+        strict=strict, allow_synthetic=allow_synthetic, out=out, show_code=show_code)
     typer.echo(str(res.html))
     typer.echo(str(res.ipynb))
+    if captures is not None:
+        typer.echo(f"measured: {res.metrics}")
     typer.echo(f"gate: {'passed' if res.passed else 'FAILED'}; trend: {res.trend_note}")
+    if res.problems:
+        from rcaeval.cli._cmd_release import _print_problems
+
+        _print_problems(list(res.problems))
+        raise typer.Exit(3)

@@ -45,7 +45,7 @@ RELEASE_QUERIES: tuple[str, ...] = (
     "release/input_jsonl.sql", "release/input_columns.sql", "release/capture_scan.sql",
     "release/validate_captures.sql", "release/capture.sql", "release/evidence.sql",
     "release/tool_execution.sql", "release/activation.sql", "release/population.sql",
-    "release/session.sql",
+    "release/session.sql", "release/progress_bar.sql",
 )
 """The glue queries whose text decides a measurement (hashed into the provenance)."""
 REVIEW_LABEL_SCHEMA = {"analysis_hash": pl.Utf8, "review_id": pl.Utf8,
@@ -88,6 +88,10 @@ def open_connection(memory_limit: str | None = None,
 
     con = duckdb.connect()
     run(con, read_query("release/session.sql"))
+    try:
+        run(con, read_query("release/progress_bar.sql"))
+    except duckdb.InvalidInputException:
+        pass  # a Jupyter kernel without ipywidgets: DuckDB refuses the setting, draws no bar
     spill = Path(tempfile.gettempdir()) / f"rcaeval-release-{os.getpid()}-{uuid.uuid4().hex}"
     run(con, read_query("release/temp_directory.sql"), {"dir": str(spill)})
     limit = resolve_memory_limit(memory_limit)

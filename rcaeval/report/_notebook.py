@@ -300,6 +300,20 @@ class ReleaseGateRender:
     db: Path | None
     trend_windows: int
     trend_note: str
+    metrics: Path | None = None
+    """The artifact reported on: the given file, or the one measured from ``captures``."""
+    problems: tuple[dict[str, Any], ...] = ()
+    """Invalid capture/review lines left out when measuring ``captures`` (as
+    :attr:`rcaeval.release.Measurement.problems`)."""
+
+
+def _existing_store(db: str | Path) -> None:
+    """:class:`NotFoundError` unless the explicitly given store file exists."""
+    from rcaeval.store import resolve_db_path
+
+    path = resolve_db_path(db)
+    if path is None or not Path(path).exists():
+        raise NotFoundError(f"store {path or db} does not exist")
 
 
 def _trend_store(db: str | Path | None, doc: dict[str, Any], *, allow_synthetic: bool
@@ -325,8 +339,11 @@ def _trend_store(db: str | Path | None, doc: dict[str, Any], *, allow_synthetic:
 
 
 def render_release_gate_notebook(
-    metrics: str | Path,
+    metrics: str | Path | None = None,
     *,
+    captures: str | Path | None = None,
+    window: str | None = None,
+    reviews: str | Path | None = None,
     db: str | Path | None = None,
     stage: str | None = None,
     strict: bool = False,
@@ -340,10 +357,34 @@ def render_release_gate_notebook(
     checked first, so a refused one raises the same :class:`InputError` as ``rcaeval release
     gate`` (exit 3) before anything runs. The trend reads the windows recorded in the store
     ``db`` (default ``$RCAEVAL_DB``, else ``<data>/rcaeval.duckdb``, when that file exists;
-    see :func:`rcaeval.release.record_window`) of the artifact's stage, up to its window."""
+    see :func:`rcaeval.release.record_window`) of the artifact's stage, up to its window.
+
+    Instead of ``metrics``, ``captures`` + ``window`` (+ ``reviews``) measure the window first
+    (:func:`rcaeval.release.measure`, only ``stage``'s captures when given) and write the
+    artifact next to the HTML (``<html stem>.metrics.json`` + ``.sha256``), which the report
+    then reads; invalid capture/review lines are left out and returned in ``problems``."""
     from rcaeval._paths import notebooks_dir
     from rcaeval.release import check_gate, load_artifact
 
+    html = Path(out) if out is not None else Path("release_gate.html")
+    problems: tuple[dict[str, Any], ...] = ()
+    if db is not None:
+        _existing_store(db)
+    if captures is not None:
+        if metrics is not None:
+            raise InputError("give a metrics file or captures + window, not both",
+                             field="captures")
+        if not window:
+            raise InputError("measuring captures needs a window (START..END)", field="window")
+        from rcaeval.release import measure, write_metrics_json
+
+        m = measure(captures, window, reviews=reviews, stage=stage)
+        metrics = html.resolve().with_suffix(".metrics.json")
+        write_metrics_json(m, metrics)
+        problems = tuple(m.problems)
+    elif metrics is None:
+        raise InputError("give a metrics file (release_metrics/1) or captures + window",
+                         field="metrics")
     path = Path(metrics).resolve()
     doc = load_artifact(path)
     result = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage)
@@ -351,8 +392,8 @@ def render_release_gate_notebook(
     params: dict[str, Any] = {"metrics": str(path), "stage": stage, "strict": strict,
                               "allow_synthetic": allow_synthetic,
                               "db": str(db_path) if db_path is not None else None}
-    html = Path(out) if out is not None else Path("release_gate.html")
     _, html, ipynb = execute_to_html(notebooks_dir() / RELEASE_NOTEBOOK_NAME, html, params,
                                      show_code=show_code, timeout_s=timeout_s)
     return ReleaseGateRender(html=html, ipynb=ipynb, passed=result.passed, db=db_path,
-                             trend_windows=windows, trend_note=note)
+                             trend_windows=windows, trend_note=note, metrics=path,
+                             problems=problems)

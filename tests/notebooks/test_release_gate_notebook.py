@@ -93,3 +93,93 @@ def test_release_report_shows_the_trend_over_stored_windows(tmp_path: Path) -> N
     proc = _cli(str(current), "--db", str(db), "--out", str(again))
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert again.read_text("utf-8").count("<svg") == text.count("<svg")
+
+
+W1, W2 = "2026-11-01..2026-11-07", "2026-11-08..2026-11-14"
+
+
+def test_release_report_arguments_are_checked_before_anything_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rcaeval.cli import main
+
+    parquet = str(CAPTURES / "sample-window.parquet")
+    out = str(tmp_path / "gate.html")
+    for args, code, said in (
+        ((str(CAPTURES / "release_gate.synthetic.pass.json"), "--captures", parquet,
+          "--window", W1), 3, "not both"),
+        (("--captures", parquet), 3, "window"),
+        ((), 3, "metrics file"),
+        (("--captures", parquet, "--window", W1, "--db", str(tmp_path / "none.duckdb")), 6,
+         "does not exist"),
+    ):
+        assert main(["release", "report", *args, "--html", out]) == code, args
+        assert said in capsys.readouterr().err, args
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_release_report_measures_captures_and_window(tmp_path: Path) -> None:
+    import rcaeval.release as rel
+
+    db = tmp_path / "store.duckdb"
+    proc = subprocess.run(
+        [sys.executable, "-m", "rcaeval", "release", "metrics", "--captures",
+         str(CAPTURES / "sample-window.parquet"), "--reviews", str(CAPTURES / "reviews.jsonl"),
+         "--window", W1, "--out", str(tmp_path / "w1.json"), "--record", "--db", str(db)],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    reviews = tmp_path / "reviews.jsonl"
+    good = (CAPTURES / "reviews.jsonl").read_bytes()
+    reviews.write_bytes(good + b"{nope\n")
+    out = tmp_path / "gate.html"
+    proc = subprocess.run(
+        [sys.executable, "-m", "rcaeval", "release", "report", "--captures",
+         str(CAPTURES / "sample-window.parquet"), "--window", W2, "--reviews", str(reviews),
+         "--db", str(db), "--html", str(out)],
+        capture_output=True, text=True, timeout=300, cwd=REPO)
+    # the invalid line is named and left out; the report is still written (exit 3)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert proc.stderr.count("invalid:") == 1
+    bad_line = len(good.splitlines()) + 1
+    assert f"reviews.jsonl:{bad_line}" in proc.stderr
+    artifact = tmp_path / "gate.metrics.json"
+    assert f"measured: {artifact}" in proc.stdout
+    assert f"trend: 2 window(s) from {db}" in proc.stdout
+    doc = rel.load_artifact(artifact)
+    expect = rel.measure(CAPTURES / "sample-window.parquet", W2,
+                         reviews=CAPTURES / "reviews.jsonl").document()
+    assert doc["metrics"] == expect["metrics"]
+    assert doc["provenance"]["problems"]["count"] == 1
+    gate = rel.check_gate(doc)
+    text = out.read_text("utf-8")
+    head = text.index("Gate:")
+    assert text.index("PASSED" if gate.passed else "FAILED", head) < text.index(
+        "Metrics against thresholds")
+    assert "gate.metrics.json" in text[head:text.index("Metrics against thresholds")]
+    for spec in (W1, W2):
+        assert f"<td>{spec}</td>" in text
+    assert text.count("<svg") >= 3
+
+
+@pytest.mark.slow
+def test_release_gate_notebook_parameters_captures_and_window(tmp_path: Path) -> None:
+    """The analyst's path in JupyterLab: the notebook's own captures + window parameters."""
+    import rcaeval.release as rel
+    from rcaeval._paths import notebooks_dir
+    from rcaeval.report._notebook import RELEASE_NOTEBOOK_NAME, execute_to_html
+
+    params = {"metrics": None, "captures": str(CAPTURES / "sample-window.parquet"),
+              "window": W2, "reviews": str(CAPTURES / "reviews.jsonl"),
+              "allow_synthetic": False}
+    _, html, _ = execute_to_html(notebooks_dir() / RELEASE_NOTEBOOK_NAME, tmp_path / "nb.html",
+                                 params)
+    gate = rel.check_gate(rel.measure(CAPTURES / "sample-window.parquet", W2,
+                                      reviews=CAPTURES / "reviews.jsonl").document())
+    text = html.read_text("utf-8")
+    head = text[text.index("Gate:"):text.index("Metrics against thresholds")]
+    assert ("PASSED" if gate.passed else "FAILED") in head
+    assert "measured here (0 invalid capture/review line(s) left out)" in head
+    assert "sample-window.parquet" in head
+    for row in gate.rows:
+        assert f"<td>{row.metric}</td>" in text
+    assert "Captures by case type" in text
