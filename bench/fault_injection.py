@@ -331,11 +331,15 @@ def _registry(tmp: Path, cases: list[str]) -> Path:
 
 
 def _clean_verdicts() -> dict[str, str]:
-    out = {}
-    for cid in CASES:
-        packet = THOROUGH / cid / "judgment.json"
-        out[cid] = orjson.loads(packet.read_bytes())["verdict"] if packet.exists() else "pass"
-    return out
+    """What a clean run of the thorough recording is judged: the shipped
+    data/recorded/EXPECTED.csv (not a judgment.json in the recording, which a manual
+    `rcaeval judge data/recorded/...` may have left there, judged against another registry)."""
+    import csv
+
+    with open(THOROUGH.parent / "EXPECTED.csv", newline="", encoding="utf-8") as fh:
+        expected = {r["case_id"]: r["expected_verdict"] for r in csv.DictReader(fh)
+                    if r["run_id"] == THOROUGH.name}
+    return {cid: expected[cid] for cid in CASES}
 
 
 def _check_run(t: Tally, db: Path, run_id: str, expect: dict[str, str]) -> None:
