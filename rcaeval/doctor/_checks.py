@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rcaeval._paths import read_query
 from rcaeval.errors import RcaevalError
 
 STATUSES = ("ok", "warn", "fail", "skip")
@@ -104,7 +105,7 @@ def check_store(db: str | Path | None) -> list[Check]:
         return [Check("store", "fail", f"{path} cannot be opened: {msg}",
                       "restore it from a Parquet export or remove it (docs/store.md)")]
     try:
-        runs = store.con.execute("SELECT count(*) FROM eval_runs").fetchone()[0]
+        runs = store.con.execute(read_query("store/run_count.sql")).fetchone()[0]
         detail = f"{path}: schema version {store.schema_version}, {runs} run(s)"
     finally:
         store.close()

@@ -249,12 +249,8 @@ def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
     are left alone)."""
     run_ids = sorted({r.run_id for r in refs})
     for run_id in run_ids:
-        con.execute(
-            "INSERT INTO eval_runs (run_id, source, audit_root, status, judge_version) "
-            "SELECT $r, 'judge', $a, 'completed', $v "
-            "WHERE NOT EXISTS (SELECT 1 FROM eval_runs WHERE run_id = $r)",
-            {"r": run_id, "a": str(audit_root), "v": JUDGE_VERSION},
-        )
+        con.execute(read_query("judge/record_run.sql"), {
+            "run_id": run_id, "audit_root": str(audit_root), "judge_version": JUDGE_VERSION})
     if judged:
         pairs = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
         con.register("__rcaeval_judged", pairs)

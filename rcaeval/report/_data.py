@@ -77,7 +77,7 @@ def load_run(store: Store, run_id: str) -> RunData:
     run_frame = _query(store, "run", {"run_id": run_id})
     cases = _query(store, "cases", order)
     if run_frame.is_empty() and cases.is_empty():
-        known = store.sql("SELECT run_id FROM eval_runs ORDER BY run_id LIMIT 20")
+        known = store.sql(read_query("report/known_runs.sql"))
         hint = ", ".join(known["run_id"].to_list()) or "none"
         raise NotFoundError(f"run {run_id!r} is not in the store (runs: {hint})")
     if run_frame.is_empty():
