@@ -1,4 +1,4 @@
--- Bucket: contract -- the comparability gate (seed 000 step 2): is this run about the case's
+-- Bucket: contract -- the comparability gate: is this run about the case's
 -- cluster and incident window?
 -- Decides: fail when any required check fails, else pass. An unresolved bundle adds the
 -- failing synthetic check `bundle_resolved` (reason: raw_bundle's), so contract fails and the

@@ -1,5 +1,5 @@
 -- Bucket: critical_evidence -- did the collected artifacts contain the critical symptom /
--- mechanism evidence (seed 000 step 6)? Independent of the answer's wording.
+-- mechanism evidence? Independent of the answer's wording.
 -- Decides:
 --   pass     every check passes (also when the bucket has no checks);
 --   partial  some, not all, checks pass;

@@ -1,4 +1,4 @@
--- Bucket: diagnosis -- the quality of the final answer (seed 000 step 8): hard checks encode
+-- Bucket: diagnosis -- the quality of the final answer: hard checks encode
 -- must-have conclusions and must-avoid misdiagnoses; supporting checks reward explanation.
 -- Decides:
 --   pass     every hard check passes (supporting checks never change the status);

@@ -1,11 +1,11 @@
 -- Bucket: evidence_collection -- did the run collect enough evidence and cover the preferred
--- channels (seed 000 step 5)?
+-- channels?
 -- Decides:
 --   fail     a required check fails;
 --   partial  required checks pass but an optional or soft check fails;
 --   pass     every check passes;
 --   not_evaluated  the bundle is unresolved.
--- Soft checks (rule_check.soft; the seed's attempted_events_collection_persisted) are a
+-- Soft checks (rule_check.soft, e.g. attempted_events_collection_persisted) are a
 -- score deduction only: they count in the score, and their failure never makes the bucket
 -- fail (at most partial), whatever their `required` says.
 -- Score fraction: passed weight / weight of ALL checks (soft ones included).

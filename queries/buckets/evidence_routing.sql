@@ -1,11 +1,11 @@
 -- Bucket: evidence_routing -- is the structured evidence map (analysis_patch.json) well-formed
--- and resolvable against the evidence actually collected (seed 000 step 7)?
+-- and resolvable against the evidence actually collected?
 -- Decides:
 --   fail     a required check fails;
 --   partial  required checks pass but an optional check fails;
 --   pass     every check passes;
 --   not_evaluated  the bundle is unresolved.
--- Score fraction (seed 000): passed REQUIRED weight / required weight (all checks when the
+-- Score fraction: passed REQUIRED weight / required weight (all checks when the
 -- bucket has no required check; 1 when it has no checks at all).
 -- Check rows and counts: bucket_checks / bucket_agg (queries/judge/bucket_rows.sql).
 CREATE OR REPLACE TEMP VIEW bk_evidence_routing_check AS

@@ -1,4 +1,4 @@
--- Bucket: execution_contract -- the minimum-viability gate (seed 000 step 4): enough of the
+-- Bucket: execution_contract -- the minimum-viability gate: enough of the
 -- intended workflow, artifacts and evidence channels to judge the run at all.
 -- Decides: fail when a required check fails; partial when only optional checks fail; pass
 -- when every check passes. An unresolved bundle adds the failing synthetic check

@@ -1,11 +1,11 @@
--- Bucket: workflow -- did the agent perform the intended diagnosis workflow (seed 000 step 3)?
+-- Bucket: workflow -- did the agent perform the intended diagnosis workflow?
 -- Decides:
 --   pass     no required check fails;
 --   partial  required checks fail but the run clearly progressed: the passed required
 --            weight is at least half of the total required weight;
 --   fail     required checks fail and less than half of the required weight passed;
 --   not_evaluated  the bundle is unresolved.
--- Score fraction (seed 000): passed REQUIRED weight / required weight (all checks when the
+-- Score fraction: passed REQUIRED weight / required weight (all checks when the
 -- bucket has no required check; 1 when it has no checks at all).
 -- Check rows and counts: bucket_checks / bucket_agg (queries/judge/bucket_rows.sql).
 CREATE OR REPLACE TEMP VIEW bk_workflow_check AS

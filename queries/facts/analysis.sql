@@ -1,4 +1,4 @@
--- Routing facts (seed 000 step 1.4): analysis.* from analysis_patch.json, resolved against the
+-- Routing facts: analysis.* from analysis_patch.json, resolved against the
 -- evidence collected in the same bundle (metric series ids, query ids, log entry ids, event
 -- ids). A ref resolves only inside a valid patch; refs of an invalid patch never resolve.
 -- Same row shape as facts/trace.sql. analysis.patch_present is emitted by facts/trace.sql

@@ -1,4 +1,4 @@
--- Stage-3 facts: the execution-contract facts (seed 000 step 4 inputs).
+-- Stage-3 facts: the execution-contract facts.
 --   contract.required_workflow_present           every required workflow check passed
 --                                                 (j_wf_check: the evaluated workflow checks)
 --   contract.required_artifacts_present          manifest, report and evidence dir present

@@ -1,4 +1,4 @@
--- Evidence facts (seed 000 step 1.2): evidence.*, channel.*, signal.*.
+-- Evidence facts: evidence.*, channel.*, signal.*.
 -- Inputs: the file inventory, metrics/queries/log lines/events as extracted, JSON values of
 -- the report, collection_errors.json, ticket_context.json and component_health.json, and
 -- telemetry. Same row shape as facts/trace.sql (witness rows are true; base.sql fills false).

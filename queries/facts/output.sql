@@ -1,4 +1,4 @@
--- Output facts (seed 000 step 1.3): detector.<id> for every detector a judged case declares.
+-- Output facts: detector.<id> for every detector a judged case declares.
 -- A detector fires when some sentence in its scope matches `any` (and every `all` pattern)
 -- and that match is not negated, hedged or demoted (facts/detector_match.sql). A match left
 -- only by weak consequence wording ("the panic caused a CPU hotspot", "导致 X") is demoted

@@ -1,4 +1,4 @@
--- Trace facts (seed 000 step 1.1): bundle.*, window.*, cluster.*, workflow.*, artifacts.*.
+-- Trace facts: bundle.*, window.*, cluster.*, workflow.*, artifacts.*.
 -- Inputs: the diagnosis report (metadata), manifest.json (fallback), telemetry, the file
 -- inventory, the output sentences, and the case metadata in j_scope.
 -- Output rows (run_id, case_id, fact, value, rank, detail, evidence_*): facts decided

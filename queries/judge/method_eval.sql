@@ -1,4 +1,4 @@
--- Critical-evidence method results (seed 000 step 6; docs/judge.md "Critical-evidence
+-- Critical-evidence method results (docs/judge.md "Critical-evidence
 -- methods"): method_eval, one row per (run_id, case_id, bucket, check_id, cond_idx) of every
 -- method condition (mx_cond, facts/methods.sql) with `holds` and the first piece of evidence
 -- that made it hold. Reads mx_witness / mx_miss, the UNION ALL of every registered method's

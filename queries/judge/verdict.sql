@@ -1,5 +1,5 @@
--- Verdicts: seed 001 §6.1 precedence over the bucket statuses, then banding (docs/scoring.md).
--- Step 0 (before the seed's 11): an unresolved bundle is invalid, subtype = raw_bundle.status
+-- Verdicts: a fixed precedence over the bucket statuses, then banding (docs/scoring.md).
+-- Step 0 (before rules 1-11): an unresolved bundle is invalid, subtype = raw_bundle.status
 -- (bundle_missing / bundle_ambiguous / extract_error). Then, first match wins:
 --    1 contract = fail                         -> invalid  contract_fail
 --    2 execution_contract = fail               -> invalid  execution_contract_fail
