@@ -137,6 +137,17 @@ from rcaeval.report._repeat_diff import (  # noqa: E402
 
 __all__ += ["RepeatDiff", "diff_repeats_against_baseline"]
 
-from rcaeval.report._runpage import RunPage, render_run_page  # noqa: E402 - the run page
+# The run page, and the building blocks its notebook and the regression notebook use (public
+# so that an analyst's copy of a notebook cell works: docs/notebooks.md).
+from rcaeval.report._notebook import load_diff, publish_result  # noqa: E402
+from rcaeval.report._runpage import (  # noqa: E402
+    RunPage,
+    case_links_html,
+    case_table,
+    drilldown_html,
+    render_run_page,
+    show_html,
+)
 
-__all__ += ["RunPage", "render_run_page"]
+__all__ += ["RunPage", "case_links_html", "case_table", "drilldown_html", "load_diff",
+            "publish_result", "render_run_page", "show_html"]
