@@ -34,12 +34,19 @@ ACP_EXAMPLE = f"acp:{shlex.quote(PY)} -m rcaeval.examples.example_agent"
 CASES = ["cpu-hotspot-region-001", "disk-full-tikv-001", "fake-alarm-scrape-gap-001"]
 
 
-def _wait_for(pred, what: str, timeout: float = 120):
+def _wait_for(pred, what: str, timeout: float = 240, proc=None):
+    """Poll ``pred`` until it holds; with ``proc``, fail at once (with its output) if the
+    run ends first. The bound only turns a hang into a failure (a loaded machine starts
+    Ray workers slowly), it is not a synchronisation."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         got = pred()
         if got:
             return got
+        if proc is not None and proc.poll() is not None:
+            out, err = proc.communicate()
+            raise AssertionError(f"the run ended (exit {proc.returncode}) before {what}:\n"
+                                 f"{out}\n{err}")
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
 
@@ -186,7 +193,7 @@ def test_interrupt_then_resume_on_the_other_executor(ray_address, tmp_path, firs
                             stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
         ws = _wait_for(lambda: (hold / "held").is_file() and (hold / "held").read_text(),
-                       "the second agent at the barrier")
+                       "the second agent at the barrier", proc=proc)
         assert processes_under(ws), "the held agent is not running"
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)

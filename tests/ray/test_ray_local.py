@@ -14,6 +14,22 @@ import pytest
 pytestmark = pytest.mark.ray
 
 
+def _why(done: subprocess.CompletedProcess, db) -> str:
+    """What a failed run left: its output and every case run's status and error."""
+    rows: object = "no store"
+    try:
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            rows = con.execute("SELECT run_id, case_id, status, attempts, error "
+                               "FROM eval_case_runs ORDER BY ALL").fetchall()
+        finally:
+            con.close()
+    except duckdb.Error as exc:
+        rows = f"store unreadable: {exc}"
+    return (f"exit {done.returncode}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr}\n"
+            f"case runs: {rows}")
+
+
 def test_ray_local_runs_and_judges_every_repeat(tmp_path):
     pytest.importorskip(
         "ray", reason="Ray is not installed: pip install 'rcaeval-judge[ray]' (make test-ray)")
@@ -27,7 +43,7 @@ def test_ray_local_runs_and_judges_every_repeat(tmp_path):
          "--repeat", "2",
          *[a for c in cases for a in ("--case", c)]],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, _why(done, tmp_path / "s.duckdb")
     con = duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True)
     try:
         rows = con.execute("SELECT run_id, c.case_id, c.status, j.verdict FROM eval_case_runs c "
