@@ -22,8 +22,10 @@ SEMI JOIN j_scope AS k ON k.run_id = r.run_id AND k.case_id = r.case_id
 WHERE r.bundle_seq BETWEEN getvariable('j_seq_lo') AND getvariable('j_seq_hi')
    OR r.bundle_seq IS NULL;
 
+-- j_raw_json leaves out `elided_json` (the text of an elided bulk container, migration 0014):
+-- no fact reads it, and judge/elided_json.sql rebuilds the values a method may read.
 CREATE OR REPLACE TEMP TABLE j_raw_json AS
-SELECT r.* EXCLUDE (bundle_seq) FROM raw_json AS r
+SELECT r.* EXCLUDE (bundle_seq, elided_json) FROM raw_json AS r
 SEMI JOIN j_scope AS k ON k.run_id = r.run_id AND k.case_id = r.case_id
 WHERE r.bundle_seq BETWEEN getvariable('j_seq_lo') AND getvariable('j_seq_hi')
    OR r.bundle_seq IS NULL;

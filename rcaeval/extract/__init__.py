@@ -8,7 +8,7 @@ from __future__ import annotations
 from rcaeval.extract._batch import ExtractSummary, discover_case_dirs, extract_cases
 from rcaeval.extract._case import CaseRef, CaseTables, error_tables, extract_case
 from rcaeval.extract._evidence import flatten_events, flatten_metrics, flatten_queries
-from rcaeval.extract._jsonflat import flatten_json
+from rcaeval.extract._jsonflat import elided_table, flatten_json
 from rcaeval.extract._logs import (
     flatten_log_text,
     flatten_logs_json,
@@ -34,6 +34,7 @@ __all__ = [
     "FileRecord",
     "classify_section",
     "discover_case_dirs",
+    "elided_table",
     "error_tables",
     "extract_case",
     "extract_cases",

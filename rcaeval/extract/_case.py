@@ -17,13 +17,14 @@ from rcaeval.extract._evidence import (
     report_events,
 )
 from rcaeval.extract._group import CaseParts, GroupBuilder
-from rcaeval.extract._jsonflat import json_rows
+from rcaeval.extract._jsonflat import bulk_paths, json_rows
 from rcaeval.extract._logs import flatten_log_text, flatten_logs_json, flatten_telemetry
 from rcaeval.extract._output import flatten_output, transcript_answers
 from rcaeval.extract._patch import flatten_patch
 from rcaeval.extract._resolve import EXTRACT_ERROR, resolve_bundle, workspace_id_of
 from rcaeval.extract._safe import (
     DEFAULT_MAX_FILE_BYTES,
+    NONFINITE_NOTE,
     CaseFS,
     FileRecord,
     decode_text,
@@ -99,7 +100,10 @@ class _CaseExtraction:
             return rec, False, None
         ok, obj = parse_json(data, rec)
         if ok:
-            self.json.append((label, json_rows(obj)))
+            # a document read leniently (bare NaN / Infinity) keeps every value a row: the
+            # non-finite numbers are facts of their own (docs/extract.md)
+            elide = frozenset() if NONFINITE_NOTE in rec.notes else bulk_paths(kind, obj)
+            self.json.append((label, json_rows(obj, elide=elide)))
         return rec, ok, obj
 
     def load_text(self, rel: str, label: str, kind: str) -> str | None:

@@ -1,4 +1,5 @@
-"""Arrow schemas of the raw tables (mirroring queries/migrations/0001_init.sql) and a builder.
+"""Arrow schemas of the raw tables (mirroring queries/migrations: 0001_init.sql and the
+columns later migrations add) and a builder.
 
 Flatteners produce *payload* tables: the raw table's columns without ``run_id``/``case_id``.
 :func:`with_keys` adds the two key columns when a case's tables are assembled.
@@ -28,6 +29,7 @@ PAYLOAD_SCHEMAS: dict[str, pa.Schema] = {
     "raw_json": pa.schema([
         ("file", _S), ("path", _S), ("parent", _S), ("key", _S), ("type", _S),
         ("value_text", _S), ("value_num", pa.float64()), ("length", _I32),
+        ("elided_json", _S),
     ]),
     "raw_log_line": pa.schema([
         ("file", _S), ("line_no", _I32), ("entry_id", _S), ("ts", TS), ("level", _S),

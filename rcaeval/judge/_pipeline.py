@@ -22,6 +22,7 @@ import pyarrow as pa
 from rcaeval._paths import queries_dir, read_query
 from rcaeval._vocab import BUCKETS, EVIDENCE_METHODS
 from rcaeval.errors import InputError
+from rcaeval.extract import elided_table
 from rcaeval.grammar import NEVER_MATCHES, REGEX_KEYS, defaults_digest_bytes, detector_regexes
 from rcaeval.judge._profiles import load_profiles, profile_tables
 
@@ -279,6 +280,7 @@ def run_judge_sql(
     steps = {
         "check_scope": lambda: _check_scope(con, profiles),
         "profiles": lambda: _load_profiles(con, profiles),
+        "elided_json": lambda: _elided_json(con),
         "detector_hits": lambda: _detector_hits(con, detected=detected),
         "method_union": lambda: _method_union(con),
         "semantic": lambda: _set_semantic(con, semantic_checks),
@@ -288,7 +290,7 @@ def run_judge_sql(
     return score_and_verdict(con)
 
 
-STEPS = ("check_scope", "profiles", "detector_hits", "method_union", "semantic",
+STEPS = ("check_scope", "profiles", "elided_json", "detector_hits", "method_union", "semantic",
          "bucket_union")
 """The ``!step`` names the stage manifest may use (tests/judge/test_stages.py checks it uses
 exactly these, and names only SQL files that exist)."""
@@ -301,6 +303,24 @@ def _run_stages(con: duckdb.DuckDBPyConnection, names: tuple[str, ...],
             steps[name[1:]]()
         else:
             _run(con, name)
+
+
+def _elided_json(con: duckdb.DuckDBPyConnection) -> None:
+    """Add to ``j_raw_json`` the values of the elided containers a method condition of the
+    chunk may read (``judge/elided_json.sql``), rebuilt as extraction would have written
+    them (``rcaeval.extract.elided_table``)."""
+    containers = con.execute(read_query("judge/elided_json.sql")).fetchall()
+    if not containers:
+        return
+    con.register(_ELIDED_VIEW, elided_table(containers))
+    try:
+        _run(con, "judge/elided_json_insert.sql")
+    finally:
+        con.unregister(_ELIDED_VIEW)
+
+
+_ELIDED_VIEW = "_rcaeval_elided_rows"
+"""The Arrow input of judge/elided_json_insert.sql."""
 
 
 def _detector_hits(con: duckdb.DuckDBPyConnection, *, detected: bool) -> None:

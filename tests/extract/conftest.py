@@ -96,6 +96,7 @@ def con() -> duckdb.DuckDBPyConnection:
     c.execute("SET TimeZone='UTC'")
     c.execute(read_query("migrations/0001_init.sql"))
     c.execute(read_query("migrations/0009_raw_bundle_seq.sql"))
+    c.execute(read_query("migrations/0014_raw_json_elided.sql"))
     yield c
     c.close()
 

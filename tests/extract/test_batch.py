@@ -68,6 +68,37 @@ def test_extract_all_tables_filled(tmp_path: Path, write, bundle, con) -> None:
     assert ts.isoformat() == "2026-10-03T14:10:00+00:00"
 
 
+def test_metric_points_and_log_entries_are_elided_unless_read_leniently(
+        tmp_path: Path, write, bundle, con) -> None:
+    """The points of metrics.json and the entries of logs.json are one raw_json row each
+    (their text in elided_json), beside their raw_metric_point / raw_log_line rows; a file
+    with bare NaN keeps every value a row (docs/extract.md "raw_json")."""
+    root = tmp_path / "audits"
+    write(root / "run-1" / "strict", bundle(case_id="strict"))
+    lenient = bundle(case_id="lenient")
+    lenient["evidences/metrics.json"] = (
+        '{"series": [{"id": "M-1", "name": "x", "points": [["t0", NaN], ["t1", 2]]}]}')
+    write(root / "run-1" / "lenient", lenient)
+    extract_cases(con, discover_case_dirs(root), workers=1, progress=False)
+    rows = con.execute(
+        "SELECT case_id, file, path, length, elided_json FROM raw_json"
+        " WHERE path IN ('$.series[0].points', '$.entries') ORDER BY ALL").fetchall()
+    assert rows == [
+        ("lenient", "evidences/logs.json", "$.entries", 1, rows[0][4]),
+        ("lenient", "evidences/metrics.json", "$.series[0].points", 2, None),
+        ("strict", "evidences/logs.json", "$.entries", 1, rows[2][4]),
+        ("strict", "evidences/metrics.json", "$.series[0].points", 2,
+         '[["2026-10-03T14:05:00Z",0.0],["2026-10-03T14:06:00Z",1]]'),
+    ]
+    assert '"message":"[panic] raft entry corrupted"' in rows[2][4]
+    inside = dict(con.execute(
+        "SELECT case_id, count(*) FROM raw_json WHERE starts_with(path, '$.series[0].points[')"
+        " OR starts_with(path, '$.entries[') GROUP BY ALL").fetchall())
+    assert inside == {"lenient": 6}  # the lenient points: 2 pairs and their 4 values
+    assert con.execute("SELECT count(*) FROM raw_metric_point GROUP BY case_id"
+                       " ORDER BY case_id").fetchall() == [(1,), (2,)]
+
+
 def test_broken_case_does_not_abort_batch_in_process_pool(
         tmp_path: Path, write, bundle, con) -> None:
     refs = discover_case_dirs(_audits(tmp_path, write, bundle, 3))

@@ -206,3 +206,65 @@ def test_json_rows_reassemble_the_document(doc: object) -> None:
     assert _rebuild(rows) == doc
     assert len({r["path"] for r in rows}) == len(rows)  # paths are unique
     assert all(r["length"] is not None for r in rows if r["type"] in ("object", "array"))
+
+
+# ---- elided bulk containers (docs/extract.md "raw_json") ----
+
+def test_bulk_paths_name_metric_points_and_log_entries_only() -> None:
+    from rcaeval.extract._jsonflat import bulk_paths
+
+    metrics = {"series": [{"id": "a", "points": [["t", 1.0]]}, "junk", {"id": "b"},
+                          {"points": []}]}
+    assert bulk_paths("metrics", metrics) == {"$.series[0].points", "$.series[3].points"}
+    assert bulk_paths("logs", {"entries": [{"message": "x"}]}) == {"$.entries"}
+    assert bulk_paths("logs", {"entries": "not a list"}) == frozenset()
+    assert bulk_paths("metrics", [1, 2]) == frozenset()
+    assert bulk_paths("queries", {"series": [{"points": []}]}) == frozenset()
+
+
+def test_an_elided_container_keeps_its_row_and_its_text() -> None:
+    doc = {"series": [{"id": "M-1", "points": [["t0", 1.5], {"ts": "t1", "v": 2}]}]}
+    rows = {r["path"]: r for r in
+            flatten_json(doc, "f", elide=frozenset({"$.series[0].points"})).to_pylist()}
+    assert set(rows) == {"$", "$.series", "$.series[0]", "$.series[0].id",
+                         "$.series[0].points"}
+    pts = rows["$.series[0].points"]
+    assert (pts["type"], pts["length"], pts["value_text"]) == ("array", 2, None)
+    assert orjson.loads(pts["elided_json"]) == doc["series"][0]["points"]
+    assert all(r["elided_json"] is None for p, r in rows.items() if p != "$.series[0].points")
+
+
+def _containers(doc: object, path: str = "$") -> list[str]:
+    from rcaeval.extract._jsonflat import child_path
+
+    out = []
+    if isinstance(doc, dict | list):
+        if path != "$":
+            out.append(path)
+        items = doc.items() if isinstance(doc, dict) else enumerate(doc)
+        for k, v in items:
+            out.extend(_containers(v, child_path(path, k)))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values, st.data())
+def test_elided_rows_rebuild_exactly_what_flattening_writes(doc: object, data) -> None:
+    """Eliding any set of containers, then rebuilding them (rcaeval.extract.elided_table),
+    gives back every row flattening without elision writes, value for value."""
+    from rcaeval.extract import elided_table
+
+    containers = _containers(doc)
+    elide = frozenset(data.draw(st.lists(st.sampled_from(containers), unique=True))
+                      if containers else [])
+    full = flatten_json(doc, "f").to_pylist()
+    kept = flatten_json(doc, "f", elide=elide).to_pylist()
+    elided = [r for r in kept if r["elided_json"] is not None]
+    assert {r["path"] for r in elided} <= elide
+    rebuilt = elided_table([("run", "case", "f", r["path"], r["elided_json"])
+                            for r in elided]).to_pylist()
+    assert all(r["run_id"] == "run" and r["case_id"] == "case" for r in rebuilt)
+    got = [{k: v for k, v in r.items() if k not in ("run_id", "case_id", "elided_json")}
+           for r in kept + rebuilt]
+    want = [{k: v for k, v in r.items() if k != "elided_json"} for r in full]
+    assert sorted(got, key=lambda r: r["path"]) == sorted(want, key=lambda r: r["path"])
