@@ -49,6 +49,11 @@ def test_light_workloads_print_a_table(tmp_path: Path) -> None:
         assert r["wall_s"] > 0 and r["rate"] > 0 and r["peak_rss_mib"] > 0
     # floors: the DuckDB scan for release, orjson for the harness; no OpenRCA code given
     assert by["release"]["floor_s"] > 0 and by["release"]["ratio"] > 0
+    # CPU seconds of the timed child processes, and their ratio, beside the wall times
+    assert "CPU ratio" in out
+    assert by["release"]["cpu_s"] > 0 and by["release"]["floor_cpu_s"] > 0
+    assert by["release"]["cpu_ratio"] == pytest.approx(
+        by["release"]["cpu_s"] / by["release"]["floor_cpu_s"])
     assert by["harness"]["floor_s"] > 0 and by["harness"]["p95_ms"] >= by["harness"]["p50_ms"]
     assert by["openrca"]["floor_s"] is None and "not given" in by["openrca"]["note"]
     # the release window was generated once and is reused
