@@ -152,3 +152,22 @@ def test_explain_names_the_deciding_rule(tmp_path, capsys):
     panic = [h for h in hits if h["detector_id"] == "asserts_storage_node_panic"]
     assert panic and panic[0]["fires"] and panic[0]["decided_by"] == "fires"
     assert panic[0]["scope_rule"] == 'conclusion heading "Root cause"'
+
+
+def test_every_shipped_default_pattern_is_valid_re2_and_checked_here():
+    """Loading the shipped defaults skips the per-pattern RE2 check (a DuckDB query each), so
+    this test is where their syntax is checked; a user extension is still checked on load."""
+    import pytest
+    from pydantic import ValidationError
+
+    from rcaeval.grammar._vocab import Grammar, _defaults_text, default_grammar, flat_items
+    from rcaeval.registry._regex import re2_problem
+
+    patterns = [p for ps in flat_items(default_grammar()).values() for p in ps]
+    assert len(patterns) > 50
+    assert [p for p in patterns if re2_problem(p)] == []
+    assert default_grammar() == Grammar.model_validate(yaml.safe_load(_defaults_text()))
+    with pytest.raises(ValidationError, match="does not compile"):
+        Grammar.model_validate({"causal_cues": ["a(b"]})
+    with pytest.raises(ValidationError, match="not valid RE2"):  # RE2 caps repeats at 1000
+        Grammar.model_validate({"causal_cues": ["a{2,1001}"]})
