@@ -14,15 +14,18 @@ WITH high AS (
   WHERE rc_family IS NOT NULL AND rc_confidence = 'high'
 ),
 support AS (
-  SELECT h.capture_id,
+  -- the evidence its root cause cites, of each high capture: release_evidence carries the
+  -- capture's root cause, so the filter on it keeps only these captures' evidence unnested
+  SELECT e.capture_id,
          count(DISTINCT e.source_group) FILTER (
-           WHERE e.live AND (len(e.supports) = 0 OR list_contains(e.supports, h.rc_family)))
+           WHERE e.live AND (len(e.supports) = 0 OR list_contains(e.supports, e.rc_family)))
            AS groups,
-         coalesce(bool_or(e.live AND e.dispositive AND list_contains(e.supports, h.rc_family)),
+         coalesce(bool_or(e.live AND e.dispositive AND list_contains(e.supports, e.rc_family)),
                   false) AS dispositive
-  FROM high h JOIN release_evidence e
-    ON e.capture_id = h.capture_id AND list_contains(h.rc_evidence_ids, e.evidence_id)
-  GROUP BY h.capture_id
+  FROM release_evidence e
+  WHERE e.rc_family IS NOT NULL AND e.rc_confidence = 'high'
+    AND list_contains(e.rc_evidence_ids, e.evidence_id)
+  GROUP BY e.capture_id
 )
 SELECT count(*) FILTER (WHERE NOT (coalesce(s.groups, 0) >= 2 OR coalesce(s.dispositive, false)))
          AS numerator,

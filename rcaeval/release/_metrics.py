@@ -28,7 +28,7 @@ from rcaeval.release._captures import (
     problems,
 )
 from rcaeval.release._models import STAGES, Review
-from rcaeval.release._reviews import ReviewFile, read_reviews, review_labels
+from rcaeval.release._reviews import ReviewFile, read_review_labels, review_labels
 from rcaeval.release._thresholds import GATE
 from rcaeval.release._window import Window, parse_window
 from rcaeval.stats import DEFAULT_CONFIDENCE
@@ -153,16 +153,21 @@ def measurement_job() -> dict[str, Any]:
             "metric_queries_sha256": combined.hexdigest(), "queries": hashes}
 
 
-def _reviews_of(reviews: Any) -> tuple[list[Review], list[dict[str, Any]], list[dict[str, Any]]]:
+def _reviews_of(reviews: Any) -> tuple[pl.DataFrame | None, int, list[dict[str, Any]],
+                                     list[dict[str, Any]]]:
+    """(review labels or None, valid reviews, review inputs, review problems)."""
     if reviews is None:
-        return [], [], []
+        return None, 0, [], []
     if isinstance(reviews, str | Path):
-        rf = read_reviews(reviews)
-        return rf.reviews, [rf.as_input()], rf.problems
+        rl = read_review_labels(reviews)
+        return rl.labels, rl.count, [rl.as_input()], rl.problems
     if isinstance(reviews, ReviewFile):
-        return reviews.reviews, [reviews.as_input()], reviews.problems
-    items = [r if isinstance(r, Review) else Review.model_validate(r) for r in reviews]
-    return items, [{"path": "<python>", "sha256": None, "rows": len(items), "invalid": 0}], []
+        items, inputs, probs = reviews.reviews, [reviews.as_input()], reviews.problems
+    else:
+        items = [r if isinstance(r, Review) else Review.model_validate(r) for r in reviews]
+        inputs, probs = [{"path": "<python>", "sha256": None, "rows": len(items),
+                          "invalid": 0}], []
+    return review_labels(items) if items else None, len(items), inputs, probs
 
 
 def measure(
@@ -183,12 +188,12 @@ def measure(
         raise InputError(f"stage must be one of {', '.join(STAGES)}, got {stage!r}",
                          field="stage")
     win = ALL_TIME if window is None else parse_window(window)
-    review_list, review_inputs, review_problems = _reviews_of(reviews)
+    labels, n_reviews, review_inputs, review_problems = _reviews_of(reviews)
     con = open_connection(memory_limit, threads)
     try:
         loaded = load_captures(con, source if isinstance(source, pl.DataFrame) else Path(source),
                                start=win.start, end=win.end, stage=stage,
-                               labels=review_labels(review_list) if review_list else None)
+                               labels=labels if n_reviews else None)
         build_window(con)
         raw = compute_metrics(con, [t.query for t in GATE], confidence=confidence)
         pop = population(con, loaded)
@@ -203,7 +208,7 @@ def measure(
             field="memory_limit") from exc
     finally:
         con.close()
-    pop["reviews"] = len(review_list)
+    pop["reviews"] = n_reviews
     names = {t.query: t.metric for t in GATE}
     frame = raw.rename({"metric": "query"}).with_columns(
         pl.col("query").replace_strict(names).alias("metric")).select(FRAME_COLUMNS)

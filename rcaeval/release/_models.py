@@ -46,7 +46,10 @@ HASH_PATTERN = r"^sha256:[0-9a-f]{64}$"
 
 
 def _utc(v: datetime) -> datetime:
-    return v.replace(tzinfo=UTC) if v.tzinfo is None else v.astimezone(UTC)
+    try:
+        return v.replace(tzinfo=UTC) if v.tzinfo is None else v.astimezone(UTC)
+    except OverflowError as exc:  # e.g. 9999-12-31T23:59:59-01:00 is past the year 9999 in UTC
+        raise ValueError("timestamp out of range in UTC") from exc
 
 
 class _Strict(BaseModel):

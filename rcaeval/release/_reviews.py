@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,14 @@ from pydantic import ValidationError
 
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.release._captures import REVIEW_LABEL_SCHEMA, sha256_file
-from rcaeval.release._models import REVIEW_SCORES, Review
+from rcaeval.release._models import (
+    CASE_TYPES,
+    HARD_GATE_ASSESSMENTS,
+    HASH_PATTERN,
+    RESOLUTION_OUTCOMES,
+    REVIEW_SCORES,
+    Review,
+)
 
 SCORE_COLUMN_PREFIX = "score_"
 """CSV reviews carry the seven scores as ``score_<name>`` columns."""
@@ -83,13 +93,10 @@ def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def read_reviews(path: str | Path) -> ReviewFile:
-    """Read operator reviews from JSON lines (``.jsonl``) or CSV (``.csv``; scores as
-    ``score_<name>`` columns). Invalid rows become problems naming the file, line and field."""
-    p = Path(path)
-    if not p.is_file():
-        raise NotFoundError(f"no review file at {p}")
-    rf = ReviewFile(str(p), sha256_file(p))
+def _rows(rf: ReviewFile) -> Iterator[tuple[int, Any]]:
+    """The rows of ``rf.path`` as (line, parsed object); a line that is not JSON becomes a
+    problem. JSON lines (``.jsonl``) or CSV (``.csv``; scores as ``score_<name>`` columns)."""
+    p = Path(rf.path)
     if p.suffix == ".csv":
         text = p.read_bytes().decode("utf-8-sig", errors="strict")
         reader = csv.DictReader(io.StringIO(text, newline=""))
@@ -101,7 +108,7 @@ def read_reviews(path: str | Path) -> ReviewFile:
             raise InputError(f"CSV header lacks column(s) {', '.join(missing)}", file=str(p),
                              line=1, field=missing[0])
         for row in reader:
-            _validate(rf, reader.line_num, _csv_row(row))
+            yield reader.line_num, _csv_row(row)
     elif p.suffix in (".jsonl", ".ndjson"):
         with p.open("rb") as fh:
             for no, raw in enumerate(fh, start=1):
@@ -112,23 +119,137 @@ def read_reviews(path: str | Path) -> ReviewFile:
                 except orjson.JSONDecodeError as exc:
                     rf.problems.append(_problem(rf.path, no, "(line)", f"invalid JSON: {exc}"))
                     continue
-                _validate(rf, no, obj)
+                yield no, obj
     else:
         raise InputError("reviews must be a .jsonl or .csv file", file=str(p))
+
+
+def _open(path: str | Path) -> ReviewFile:
+    p = Path(path)
+    if not p.is_file():
+        raise NotFoundError(f"no review file at {p}")
+    return ReviewFile(str(p), sha256_file(p))
+
+
+def _duplicate(rf: ReviewFile, seen: dict[str, int], rid: str, line: int) -> bool:
+    """Whether ``rid`` was seen on an earlier valid row (then a problem); else remembered."""
+    if rid in seen:
+        rf.problems.append(_problem(rf.path, line, "review_id",
+                                    f"duplicate review_id (first at line {seen[rid]})", rid))
+        return True
+    seen[rid] = line
+    return False
+
+
+def read_reviews(path: str | Path) -> ReviewFile:
+    """Read operator reviews from JSON lines (``.jsonl``) or CSV (``.csv``; scores as
+    ``score_<name>`` columns). Invalid rows become problems naming the file, line and field."""
+    rf = _open(path)
+    for no, obj in _rows(rf):
+        _validate(rf, no, obj)
     seen: dict[str, int] = {}
     keep_r: list[Review] = []
     keep_l: list[int] = []
     for r, line in zip(rf.reviews, rf.lines, strict=True):
-        if r.review_id in seen:
-            rf.problems.append(_problem(rf.path, line, "review_id",
-                                        f"duplicate review_id (first at line {seen[r.review_id]})",
-                                        r.review_id))
+        if _duplicate(rf, seen, r.review_id, line):
             continue
-        seen[r.review_id] = line
         keep_r.append(r)
         keep_l.append(line)
     rf.reviews, rf.lines = keep_r, keep_l
     return rf
+
+
+@dataclass
+class ReviewLabels:
+    """What a measurement reads from a review file: the label columns of its valid reviews
+    (``REVIEW_LABEL_SCHEMA``), how many there are, and the same problems as
+    :func:`read_reviews` (same order, same messages)."""
+
+    path: str
+    sha256: str
+    labels: pl.DataFrame
+    count: int
+    problems: list[dict[str, Any]]
+
+    def as_input(self) -> dict[str, Any]:
+        return {"path": self.path, "sha256": self.sha256,
+                "rows": self.count + len(self.problems), "invalid": len(self.problems)}
+
+
+_REVIEW_KEYS = frozenset(Review.model_fields)
+_OPTIONAL_TEXT = ("incident_id", "capture_id", "reviewer", "action_that_worked")
+_SCORE_KEYS = frozenset(REVIEW_SCORES)
+_HASH = re.compile(HASH_PATTERN)
+_PLAIN_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+                         r"(\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?")
+_LABEL_COLUMNS = tuple(REVIEW_LABEL_SCHEMA)
+
+
+def _certain_label(obj: Any) -> tuple[Any, ...] | None:
+    """The label columns of a row that certainly validates as a :class:`Review` and whose
+    values the model would keep unchanged (no whitespace to strip, a plain ISO timestamp);
+    None for any other row (the model then decides, and names the field)."""
+    if type(obj) is not dict or not obj.keys() <= _REVIEW_KEYS:
+        return None
+    get = obj.get
+    rid, ahash, at, ct, family, scores = (get("review_id"), get("analysis_hash"),
+                                          get("reviewed_at"), get("case_type"),
+                                          get("expected_family"), get("scores"))
+    if (type(rid) is not str or not rid or rid != rid.strip()
+            or type(ahash) is not str or not _HASH.fullmatch(ahash)  # no whitespace in it
+            or type(at) is not str or not _PLAIN_TIME.fullmatch(at)
+            or type(ct) is not str or ct not in CASE_TYPES
+            or (family is not None and (type(family) is not str or family != family.strip()))
+            or type(scores) is not dict or scores.keys() != _SCORE_KEYS):
+        return None
+    for v in scores.values():
+        if type(v) is not int or v < 0 or v > 5:
+            return None
+    gate, outcome = get("hard_gate_assessment"), get("resolution_outcome")
+    if (type(gate) is not str or gate not in HARD_GATE_ASSESSMENTS
+            or (outcome is not None
+                and (type(outcome) is not str or outcome not in RESOLUTION_OUTCOMES))
+            or type(get("notes", "")) is not str):
+        return None
+    for k in _OPTIONAL_TEXT:
+        v = get(k)
+        if v is not None and type(v) is not str:
+            return None
+    try:
+        when = datetime.fromisoformat(at)
+        when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
+    return (ahash, rid, when, ct, family or None)
+
+
+def read_review_labels(path: str | Path) -> ReviewLabels:
+    """The labels a measurement reads from the reviews of ``path``, with the problems
+    :func:`read_reviews` would report. Rows that certainly validate are read directly; every
+    other row goes through the :class:`Review` model, as in :func:`read_reviews`."""
+    rf = _open(path)
+    cols: tuple[list[Any], ...] = tuple([] for _ in _LABEL_COLUMNS)
+    order: list[tuple[int, str]] = []
+    for no, obj in _rows(rf):
+        label = _certain_label(obj)
+        if label is None:
+            _validate(rf, no, obj)  # a problem, or one valid review
+            if not rf.reviews:
+                continue
+            r = rf.reviews.pop()
+            rf.lines.pop()
+            label = (r.analysis_hash, r.review_id, r.reviewed_at, r.case_type,
+                     r.expected_family)
+        order.append((no, label[1]))
+        for col, v in zip(cols, label, strict=True):
+            col.append(v)
+    seen: dict[str, int] = {}
+    keep = [not _duplicate(rf, seen, rid, no) for no, rid in order]
+    frame = pl.DataFrame(dict(zip(_LABEL_COLUMNS, cols, strict=True)),
+                         schema=REVIEW_LABEL_SCHEMA)
+    if not all(keep):
+        frame = frame.filter(pl.Series(keep))
+    return ReviewLabels(rf.path, rf.sha256, frame, frame.height, rf.problems)
 
 
 def review_labels(reviews: list[Review]) -> pl.DataFrame:

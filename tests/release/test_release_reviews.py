@@ -128,3 +128,41 @@ def test_reviews_cli(tmp_path: Path, capsys) -> None:
     out = tmp_path / "a.jsonl"
     assert main(["release", "reviews", "actions", "--db", str(db), "--out", str(out)]) == 0
     assert b"raise the memory limit" in out.read_bytes()
+
+
+def test_labels_read_directly_match_the_model(tmp_path: Path) -> None:
+    """A measurement reads the labels of rows that certainly validate without the model: the
+    labels and problems must be those of read_reviews, row for row, whatever the row."""
+    from rcaeval.release._reviews import read_review_labels, review_labels
+
+    odd: list[tuple[str, object]] = [
+        ("reviewed_at", "2026-11-03T09:00:00"), ("reviewed_at", "2026-11-03T09:00:00.5Z"),
+        ("reviewed_at", "2026-11-03T09:00:00+02:00"), ("reviewed_at", "2026-02-30T09:00:00Z"),
+        ("reviewed_at", "9999-12-31T23:59:59-01:00"), ("reviewed_at", "2026-11-03 09:00:00Z"),
+        ("reviewed_at", "2026-11-03"), ("reviewed_at", 1700000000),
+        ("reviewed_at", " 2026-11-03T09:00:00Z"),
+        ("review_id", " r "), ("review_id", ""), ("review_id", 5), ("expected_family", " B "),
+        ("expected_family", ""), ("expected_family", "\x1cx"), ("expected_family", 3),
+        ("case_type", " known"), ("case_type", "novel"), ("hard_gate_assessment", "maybe"),
+        ("resolution_outcome", "resolved"), ("resolution_outcome", 1), ("notes", None),
+        ("reviewer", 7), ("extra", 1), ("analysis_hash", " " + ahash("a")),
+        ("analysis_hash", ahash("a").upper()), ("scores", {"safety": 3}), ("scores", None),
+    ]
+    rows: list[object] = []
+    for i, (key, value) in enumerate(odd):
+        row = review(f"r{i}", ahash(f"h{i % 5}"), at=f"2026-11-{1 + i % 9:02d}T09:00:00Z",
+                     family="oom_kill" if i % 2 else None)
+        row[key] = value
+        rows.append(row)
+    for score in (True, 6, -1, 3.0, "3", 5, 0):
+        row = review(f"s{score!r}", ahash("s"))
+        row["scores"]["safety"] = score
+        rows.append(row)
+    rows += [review("r1", ahash("dup")), b"{oops", b"[]", review("r0", ahash("dup"))]
+    p = write_jsonl(tmp_path / "r.jsonl", rows)
+    rf = rel.read_reviews(p)
+    rl = read_review_labels(p)
+    assert rl.labels.equals(review_labels(rf.reviews))
+    assert rl.problems == rf.problems and rl.count == len(rf.reviews)
+    assert rl.as_input() == rf.as_input()
+    assert any(x["field"] == "reviewed_at" and "range" in x["message"] for x in rl.problems)
