@@ -24,15 +24,19 @@
 --     the root cause cites; cited_ids: ids cited by the root cause or by a material claim
 --     (distinct); hyp_families: hypothesis families in ranked order; evidence,
 --     tool_executions, knowledge_activations: the capture's lists as parsed here (their
---     flags and lists still JSON text; evidence.sql, tool_execution.sql and activation.sql
---     type them).
+--     flags still JSON text, evidence supports a list of strings; evidence.sql,
+--     tool_execution.sql and activation.sql type them).
 -- How: one scan of capture_text; each nested column's text is parsed ONCE, by one from_json (NULL for text that is not
 --   JSON: the row is then not ok, and bad_json names the column) whose schema types what the
 --   metrics read and keeps as JSON text the leaves whose JSON type a rule checks (a JSON text
 --   leaf tells its type by its first character: `"` string, `[` list, `t`/`f` boolean, a
 --   digit a non-negative number (checked as text: a JSON value's [1] would index it);
 --   from_json gives NULL for a missing key or a JSON null, a struct of NULLs for a value
---   that is not an object, NULL for a list that is not a list).
+--   that is not an object, NULL for a list that is not a list). The id and family lists the
+--   metrics read (root-cause and claim evidence_ids, evidence supports), which a rule
+--   requires to be lists or null, are typed as lists of strings, parsed in the same pass:
+--   from_json gives NULL there for null, a missing key or any other type alike, so a NULL
+--   one makes the row not ok (validate_captures.sql tells them apart).
 --   A value typed VARCHAR is checked against a name list: a JSON value that is not a string
 --   becomes text that is in no list (the lists hold lower-case words; a test keeps them so).
 --   What this pass cannot decide cheaply makes the row not ok, never ok: `ok` has no false
@@ -53,12 +57,13 @@ parsed AS (
          CASE WHEN starts_with(i.stage, '"') THEN json_extract_string(i.stage, '$') END AS stage_s,
          try(from_json(i.response, '{
            "outcome": "VARCHAR", "novel": "JSON",
-           "root_cause": {"family": "JSON", "confidence": "VARCHAR", "evidence_ids": "JSON"},
+           "root_cause": {"family": "JSON", "confidence": "VARCHAR",
+                          "evidence_ids": "VARCHAR[]"},
            "hypotheses": [{"family": "JSON"}],
-           "claims": [{"material": "JSON", "evidence_ids": "JSON"}],
+           "claims": [{"material": "JSON", "evidence_ids": "VARCHAR[]"}],
            "evidence": [{"id": "VARCHAR", "source": "VARCHAR", "source_group": "VARCHAR",
                          "origin": "VARCHAR", "usable": "JSON",
-                         "dispositive_signature": "VARCHAR", "supports": "JSON"}]
+                         "dispositive_signature": "VARCHAR", "supports": "VARCHAR[]"}]
          }')) AS r,
          try(from_json(i.labels, '{"case_type": "VARCHAR", "expected_outcome": "VARCHAR",
                                "expected_family": "JSON",
@@ -87,7 +92,7 @@ screened AS (
     AND (p.r.root_cause IS NULL
          OR (coalesce(list_contains($confidences, p.r.root_cause.confidence), false)
              AND coalesce(starts_with(p.r.root_cause.family, '"'), true)
-             AND coalesce(starts_with(p.r.root_cause.evidence_ids, '['), true)))
+             AND p.r.root_cause.evidence_ids IS NOT NULL))
     AND CASE WHEN p.r IS NULL THEN false
              WHEN p.r.evidence IS NOT NULL AND p.r.hypotheses IS NOT NULL
                   AND p.r.claims IS NOT NULL THEN true
@@ -98,10 +103,10 @@ screened AS (
     AND len(list_filter(p.r.evidence, lambda e:
           NOT coalesce(list_contains($origins, e.origin), false)
           OR NOT coalesce(e.usable IN ('true', 'false'), true)
-          OR NOT coalesce(starts_with(e.supports, '['), true))) = 0
+          OR e.supports IS NULL)) = 0
     AND len(list_filter(p.r.claims, lambda c:
           NOT coalesce(c.material IN ('true', 'false'), true)
-          OR NOT coalesce(starts_with(c.evidence_ids, '['), true))) = 0
+          OR c.evidence_ids IS NULL)) = 0
     -- harness: a status from the list implies an object
     AND coalesce(list_contains($harness_statuses, p.h.status), false)
     AND coalesce(regexp_full_match(p.h.analysis_hash, $hash_pattern), false)
@@ -172,7 +177,7 @@ kept AS (
 ),
 fam AS (
   SELECT k.*, lower(trim(json_extract_string(k.r.root_cause.family, '$'))) AS rc_family_raw,
-         coalesce(from_json(k.r.root_cause.evidence_ids, '["VARCHAR"]'), []) AS rc_ids
+         coalesce(k.r.root_cause.evidence_ids, []) AS rc_ids
   FROM kept k
 )
 SELECT f.src, f.line, f.cid, f.ok, f.measured,
@@ -202,7 +207,7 @@ SELECT f.src, f.line, f.cid, f.ok, f.measured,
        f.rc_ids                                                       AS rc_evidence_ids,
        list_distinct(list_concat(f.rc_ids, coalesce(flatten(list_transform(
            list_filter(f.r.claims, lambda c: coalesce(c.material = 'true', false)),
-           lambda c: coalesce(from_json(c.evidence_ids, '["VARCHAR"]'), []))), [])))
+           lambda c: coalesce(c.evidence_ids, []))), [])))
                                                                       AS cited_ids,
        f.r.evidence                                                   AS evidence,
        lower(trim(json_extract_string(f.outage_test, '$')))           AS outage_test,

@@ -1,6 +1,6 @@
 -- Evidence of the measured captures: decides what each evidence artifact counts as.
--- reads: release_capture (capture.sql; evidence as parsed by capture_scan.sql: usable and
---   supports are still JSON text there, of the type validation requires)
+-- reads: release_capture (capture.sql; evidence as parsed by capture_scan.sql: usable is
+--   still JSON text there, of the type validation requires; supports a list of strings)
 -- writes: release_evidence (a view: unnested when a metric reads it) (capture_id,
 --   rc_family, rc_confidence, rc_evidence_ids -- the capture's root cause, as in capture.sql,
 --   so a metric that reads the evidence of some captures filters on them and only those
@@ -15,7 +15,6 @@ SELECT capture_id, rc_family, rc_confidence, rc_evidence_ids,
        lower(trim(coalesce(e.source_group, e.source)))             AS source_group,
        coalesce(e.usable = 'true', true) AND e.origin = 'current_run' AS live,
        coalesce(trim(e.dispositive_signature), '') <> ''           AS dispositive,
-       list_transform(coalesce(from_json(e.supports, '["VARCHAR"]'), []),
-                      lambda s: lower(trim(s)))                    AS supports
+       list_transform(coalesce(e.supports, []), lambda s: lower(trim(s))) AS supports
 FROM (SELECT capture_id, rc_family, rc_confidence, rc_evidence_ids, unnest(evidence) AS e
       FROM release_capture);
