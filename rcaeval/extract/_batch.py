@@ -24,6 +24,7 @@ from rcaeval.extract._group import GroupBuilder, GroupTables
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
 from rcaeval.extract._schema import RAW_TABLES
+from rcaeval.store import release_cache
 
 _CASE_MARKERS = ("manifest.json", "output.txt", "evidences", "workspace", "transcript.json")
 
@@ -309,6 +310,9 @@ def _run(con: duckdb.DuckDBPyConnection, refs: list[CaseRef], workers: int, batc
         summary.rows.update(_flush(con, batch))
         summary.batches += 1
         batch.clear()
+        # the blocks just written stay cached up to memory_limit unless given back: without
+        # this the process grows with the store, not with the batch
+        release_cache(con)
 
     with _progress(progress) as bar:
         task = bar.add_task("extract", total=len(refs))

@@ -19,6 +19,7 @@ from rcaeval._paths import read_query
 from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import InputError, RcaevalError
+from rcaeval.extract import RAW_TABLES
 from rcaeval.judge._load import (
     case_fields,
     case_meta_table,
@@ -32,6 +33,7 @@ from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
 from rcaeval.judge._unloadable import describe_load_error, record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
+from rcaeval.store import release_cache
 
 BULK_MEMORY_LIMIT = "1GB"
 """DuckDB ``memory_limit`` that ``rcaeval judge`` (and bench/bench_judge.py) sets on a file
@@ -185,10 +187,22 @@ def judge_loaded(
     for block in _blocks(all_keys, chunk_size):
         _oom_guard(con, block.num_rows, lambda b=block: detect_outputs(con, b))
         for chunk in _chunks(block, chunk_size):
+            if parts:
+                _release_chunk_inputs(con)
             parts.append(_judge_one(con, chunk, profiles, out_dir=out_dir,
                                     write_files=write_files, judged_at=judged_at,
                                     semantic=semantic, cases=cases))
     return parts[0] if len(parts) == 1 else pl.concat(parts, how="vertical")
+
+
+def _release_chunk_inputs(con: duckdb.DuckDBPyConnection) -> None:
+    """Between chunks: drop the last chunk's input tables and give DuckDB's cached blocks
+    back (``rcaeval.store.release_cache``), so each chunk starts from the same memory
+    whatever the store's size and the number of chunks before it."""
+    for table in RAW_TABLES:
+        if table != "raw_bundle":
+            con.execute(read_query("judge/drop_chunk_input.sql").replace("{table}", table))
+    release_cache(con)
 
 
 def _judge_one(con: duckdb.DuckDBPyConnection, chunk: pa.Table, profiles: dict[str, Any], *,

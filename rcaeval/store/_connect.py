@@ -7,6 +7,7 @@ import contextlib
 import functools
 import math
 import os
+import re
 import secrets
 import threading
 import time
@@ -199,6 +200,39 @@ def resolve_threads(threads: int | None = None) -> int | None:
     if n < 1:
         raise InputError(f"{source} must be a positive integer, got {value!r}", field="threads")
     return n
+
+
+_PRINTED_LIMIT = re.compile(r"^(\d+(?:\.\d+)?) ?([KMGTP]i?B)$")
+
+
+def _reset_value(printed: str) -> str:
+    """The value to set the limit back to: DuckDB prints it rounded down to a tenth of its
+    unit (1GB prints as ``953.6 MiB``), so setting the printed value back would lower it a
+    little on every call; half a tenth more prints the same and stays put."""
+    m = _PRINTED_LIMIT.match(printed.strip())
+    return f"{float(m.group(1)) + 0.05:.2f} {m.group(2)}" if m else printed
+
+
+RELEASE_TARGET = "64MiB"
+"""The memory limit :func:`release_cache` lowers DuckDB's to for a moment."""
+
+
+def release_cache(con: duckdb.DuckDBPyConnection) -> None:
+    """Give back the memory DuckDB keeps for blocks it no longer needs: lower the instance's
+    memory limit to :data:`RELEASE_TARGET` for a moment (DuckDB evicts unpinned blocks to
+    meet it) and set it back. Best effort: if that much cannot be freed, nothing changes.
+
+    DuckDB keeps every block it wrote or read cached up to ``memory_limit``; a long judge or
+    extraction would otherwise grow towards the limit as the store grows, although each
+    chunk needs only its own rows (docs/store.md, "Memory and threads")."""
+    limit = _reset_value(con.execute(read_query("store/current_memory_limit.sql"))
+                         .fetchall()[0][0])
+    try:
+        con.execute(read_query("store/memory_limit.sql"), {"limit": RELEASE_TARGET})
+    except duckdb.Error:
+        pass
+    finally:
+        con.execute(read_query("store/memory_limit.sql"), {"limit": limit})
 
 
 def apply_resource_settings(

@@ -1,0 +1,44 @@
+"""rcaeval.store.release_cache: DuckDB's cached blocks are given back, the memory limit is
+kept (docs/store.md, "Memory and threads")."""
+
+from __future__ import annotations
+
+import rcaeval.store as st
+
+
+def _used(con, tag: str) -> int:
+    return con.execute("SELECT memory_usage_bytes FROM duckdb_memory() WHERE tag = ?",
+                       [tag]).fetchall()[0][0]
+
+
+def test_release_gives_cached_blocks_back_and_keeps_the_limit(tmp_path) -> None:
+    store = st.connect(tmp_path / "s.duckdb", memory_limit="1GB")
+    con = store.con
+    try:
+        con.execute("CREATE TABLE t AS SELECT range AS i, md5(range::VARCHAR) AS h"
+                    " FROM range(6000000)")
+        con.execute("CHECKPOINT")
+        con.execute("SELECT count(DISTINCT h), sum(i) FROM t").fetchall()
+        limit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        cached = _used(con, "BASE_TABLE")
+        assert cached > 96 * 2**20
+        for _ in range(5):  # repeated calls keep the limit where it was
+            st.release_cache(con)
+        assert _used(con, "BASE_TABLE") <= 66 * 2**20 < cached  # down to the 64MiB target
+        assert con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] == limit
+        assert con.execute("SELECT count(*) FROM t").fetchall() == [(6000000,)]
+    finally:
+        store.close()
+
+
+def test_release_keeps_every_printed_limit_stable() -> None:
+    import duckdb
+
+    con = duckdb.connect()
+    for limit in ("1GB", "512MB", "2GiB", "100MB", "300KiB"):
+        con.execute(f"SET memory_limit = '{limit}'")
+        printed = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        for _ in range(3):
+            st.release_cache(con)
+        assert con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] \
+            == printed
