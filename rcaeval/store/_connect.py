@@ -221,12 +221,16 @@ def release_cache(con: duckdb.DuckDBPyConnection) -> None:
     """Give back the memory DuckDB keeps for blocks it no longer needs: lower the instance's
     memory limit to :data:`RELEASE_TARGET` for a moment (DuckDB evicts unpinned blocks to
     meet it) and set it back. Best effort: if that much cannot be freed, nothing changes.
+    Does nothing on an in-memory database, whose tables are themselves buffer-pool blocks.
 
     DuckDB keeps every block it wrote or read cached up to ``memory_limit``; a long judge or
     extraction would otherwise grow towards the limit as the store grows, although each
     chunk needs only its own rows (docs/store.md, "Memory and threads")."""
-    limit = _reset_value(con.execute(read_query("store/current_memory_limit.sql"))
-                         .fetchall()[0][0])
+    printed, file_backed = con.execute(
+        read_query("store/current_memory_limit.sql")).fetchall()[0]
+    if not file_backed:
+        return
+    limit = _reset_value(printed)
     try:
         con.execute(read_query("store/memory_limit.sql"), {"limit": RELEASE_TARGET})
     except duckdb.Error:

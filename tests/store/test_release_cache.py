@@ -31,11 +31,26 @@ def test_release_gives_cached_blocks_back_and_keeps_the_limit(tmp_path) -> None:
         store.close()
 
 
-def test_release_keeps_every_printed_limit_stable() -> None:
+def test_release_leaves_an_in_memory_database_alone() -> None:
     import duckdb
 
     con = duckdb.connect()
-    for limit in ("1GB", "512MB", "2GiB", "100MB", "300KiB"):
+    con.execute("SET memory_limit = '1GB'")
+    con.execute("CREATE TABLE t AS SELECT range AS i, md5(range::VARCHAR) AS h"
+                " FROM range(3000000)")
+    held = _used(con, "IN_MEMORY_TABLE")
+    assert held > 96 * 2**20
+    st.release_cache(con)
+    assert _used(con, "IN_MEMORY_TABLE") == held  # nothing spilled to the temp directory
+    assert con.execute("SELECT temporary_storage_bytes FROM duckdb_memory()"
+                       " WHERE tag = 'IN_MEMORY_TABLE'").fetchall() == [(0,)]
+
+
+def test_release_keeps_every_printed_limit_stable(tmp_path) -> None:
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "s.duckdb"))
+    for limit in ("1GB", "512MB", "2GiB", "100MB"):
         con.execute(f"SET memory_limit = '{limit}'")
         printed = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
         for _ in range(3):
