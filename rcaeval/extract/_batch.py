@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rcaeval._paths import read_query
+from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.extract._case import CaseRef, case_parts, error_parts
 from rcaeval.extract._group import GroupBuilder, GroupTables
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
@@ -110,6 +111,10 @@ class ExtractSummary:
         return self.statuses[BUNDLE_AMBIGUOUS]
 
 
+DEFAULT_BATCH_SIZE = DEFAULT_CHUNK_SIZE
+"""Cases written per transaction by default: one judging chunk. Fewer, larger batches make
+fewer, fuller row groups (a smaller store) and cost DuckDB markedly less per case."""
+
 GROUP_CASES = 16
 """Most cases one worker task extracts (and returns as one Arrow table per raw table)."""
 
@@ -191,6 +196,16 @@ def _results(groups: Iterable[_Group], workers: int,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+BULK_CHECKPOINT_THRESHOLD = "512MiB"
+"""DuckDB's ``checkpoint_threshold`` while extraction writes (queries/extract/bulk_settings.sql)."""
+
+
+def _settings(con: duckdb.DuckDBPyConnection, threads: int, checkpoint_threshold: str) -> None:
+    sql = read_query("extract/bulk_settings.sql")
+    con.execute(sql.replace("{threads}", str(int(threads)))
+                .replace("{checkpoint_threshold}", checkpoint_threshold.replace("'", "")))
+
+
 _KEYS_VIEW = "_rcaeval_extract_keys"
 _ROWS_VIEW = "_rcaeval_extract_rows"
 
@@ -263,7 +278,7 @@ def extract_cases(
     refs: Iterable[CaseRef],
     *,
     workers: int | None = None,
-    batch_size: int = 200,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = True,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
 ) -> ExtractSummary:
@@ -271,7 +286,8 @@ def extract_cases(
     DuckDB connection, or any object whose ``.con`` is one (an ``rcaeval.store`` Store).
 
     Cases run in a process pool (``workers`` default ``min(2, cpu_count)``; ``workers <= 1``
-    runs in-process) and are written ``batch_size`` cases per transaction. A case's existing
+    runs in-process) and are written ``batch_size`` cases (default
+    :data:`DEFAULT_BATCH_SIZE`) per transaction. A case's existing
     raw rows are deleted before its new rows go in, so re-extraction is idempotent. A case
     whose extraction raises becomes one ``raw_bundle`` row with status ``extract_error``.
     Workers use the ``spawn`` start method: scripts need an ``if __name__ == "__main__":``
@@ -290,15 +306,12 @@ def extract_cases(
         workers = min(2, os.cpu_count() or 1)
     con.execute("SET TimeZone='UTC'")
     summary = ExtractSummary()
-    # Inserting Arrow rows runs on one DuckDB thread: the worker processes are the
-    # parallel part, and a parallel insert costs more CPU (and, next to busy workers, more
-    # wall time) than a serial one. The connection's setting is restored afterwards.
-    threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
-    con.execute("SET threads = 1")
+    threads, checkpoint = con.execute(read_query("extract/bulk_settings_read.sql")).fetchone()
+    _settings(con, 1, BULK_CHECKPOINT_THRESHOLD)
     try:
         _run(con, refs, workers, batch_size, max_file_bytes, progress, summary)
     finally:
-        con.execute(f"SET threads = {int(threads)}")
+        _settings(con, int(threads), checkpoint)
     return summary
 
 
