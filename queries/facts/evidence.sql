@@ -3,15 +3,25 @@
 -- the report, collection_errors.json, ticket_context.json and component_health.json, and
 -- telemetry. Same row shape as facts/trace.sql (witness rows are true; base.sql fills false).
 
+-- One witness per case run: its first metric point (by path, then excerpt) of a series with a
+-- value. base.sql picks a fact's first row in that same order (after value, rank and file,
+-- equal here), so no other point could be picked, and a run's hundreds of points are
+-- reduced here instead of each becoming two fact rows.
 CREATE OR REPLACE TEMP VIEW fx_metric_witness AS
-SELECT p.run_id, p.case_id, 'evidences/metrics.json' AS file,
-       '$.series[' || p.series_idx::VARCHAR || ']' AS path,
-       coalesce(p.series_id, '?') || ' ' || coalesce(p.name, '?') || ' = '
-           || p.value::VARCHAR AS excerpt,
-       p.series_idx
-FROM j_raw_metric_point AS p
-JOIN j_scope AS k ON k.run_id = p.run_id AND k.case_id = p.case_id
-WHERE p.value IS NOT NULL;
+SELECT run_id, case_id, 'evidences/metrics.json' AS file, pick.path, pick.excerpt
+FROM (
+    SELECT p.run_id, p.case_id,
+           first({'path': '$.series[' || p.series_idx::VARCHAR || ']',
+                  'excerpt': coalesce(p.series_id, '?') || ' ' || coalesce(p.name, '?')
+                             || ' = ' || p.value::VARCHAR}
+                 ORDER BY '$.series[' || p.series_idx::VARCHAR || ']',
+                          coalesce(p.series_id, '?') || ' ' || coalesce(p.name, '?')
+                              || ' = ' || p.value::VARCHAR) AS pick
+    FROM j_raw_metric_point AS p
+    JOIN j_scope AS k ON k.run_id = p.run_id AND k.case_id = p.case_id
+    WHERE p.value IS NOT NULL
+    GROUP BY p.run_id, p.case_id
+);
 
 CREATE OR REPLACE TEMP VIEW fx_query_witness AS
 SELECT q.run_id, q.case_id, 'evidences/queries.json' AS file,
@@ -167,6 +177,8 @@ SELECT run_id, case_id, 'signal.panic_present', true, 2,
        left(value_text, 300)
 FROM fx_json
 WHERE base_name_eq(file, 'component_health.json') AND type = 'string'
+  -- the prefix and suffix tests are implied by the rewrite; they spare it on other paths
+  AND starts_with(path, '$.components[') AND ends_with(path, '].last_termination_reason')
   AND regexp_replace(path, '\[\d+\]', '[*]', 'g') = '$.components[*].last_termination_reason'
   AND regexp_matches(value_text, '(?i)\bpanic(?:ked|king|s)?\b|\bSIGSEGV\b|\bSIGABRT\b')
 
