@@ -58,9 +58,18 @@ class FileRecord:
 
 
 def has_dotdot(rel: str) -> bool:
-    """True when a relative path is absolute or has a ``..`` component."""
-    p = PurePosixPath(rel.replace("\\", "/"))
-    return p.is_absolute() or ".." in p.parts
+    """True when a relative path is absolute or has a ``..`` component (what
+    ``PurePosixPath`` says, with string operations: this runs for every file read)."""
+    p = rel.replace("\\", "/")
+    return p.startswith("/") or ".." in p.split("/")
+
+
+def _parts(rel: str) -> list[str]:
+    """``PurePosixPath(rel).parts`` of a relative path: its components without empty and
+    ``.`` ones."""
+    if rel.startswith("/"):
+        return list(PurePosixPath(rel).parts)
+    return [p for p in rel.split("/") if p and p != "."]
 
 
 def decode_text(data: bytes, record: FileRecord | None = None) -> str:
@@ -125,6 +134,7 @@ class CaseFS:
     def __init__(self, case_dir: str | os.PathLike[str], *,
                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
         self.root = Path(os.path.abspath(case_dir))
+        self._root_str = str(self.root)
         self.root_real = os.path.realpath(self.root)
         try:
             self._root_dev: int | None = os.stat(self.root_real).st_dev
@@ -133,7 +143,7 @@ class CaseFS:
         self.max_file_bytes = max_file_bytes
         self.records: list[FileRecord] = []
         self._by_rel: dict[str, FileRecord] = {}
-        self._reals: dict[str, str] = {str(self.root): self.root_real}
+        self._reals: dict[str, str] = {self._root_str: self.root_real}
 
     def _realpath(self, full: str) -> str:
         """``os.path.realpath(full)`` for a path under the case dir, resolved one component
@@ -143,7 +153,7 @@ class CaseFS:
         real = self._reals.get(full)
         if real is None:
             parent, name = os.path.split(full)
-            if not name or parent == full or not parent.startswith(str(self.root)):
+            if not name or parent == full or not parent.startswith(self._root_str):
                 real = os.path.realpath(full)
             else:
                 try:
@@ -157,8 +167,8 @@ class CaseFS:
 
     # -- containment -------------------------------------------------------------------
     def _full(self, rel: str) -> str:
-        return os.path.join(self.root, *PurePosixPath(rel).parts) if rel not in ("", ".") \
-            else str(self.root)
+        parts = _parts(rel)
+        return os.path.join(self._root_str, *parts) if parts else self._root_str
 
     def contains_real(self, real: str) -> bool:
         return real == self.root_real or real.startswith(self.root_real.rstrip(os.sep) + os.sep)
