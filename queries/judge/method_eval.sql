@@ -3,7 +3,7 @@
 -- method condition (mx_cond, facts/methods.sql) with `holds` and the first piece of evidence
 -- that made it hold. Reads mx_witness / mx_miss, the UNION ALL of every registered method's
 -- mx_w_<method> / mx_miss_<method> (queries/methods/<method>.sql).
--- The first witness: lowest rank, then evidence file, line, path, detail.
+-- The first witness: lowest rank, then evidence file, line, path, detail, excerpt.
 -- A condition with no witness whose file(s) exist but were not parsed (raw_file status other
 -- than ok / not_utf8: parse_error, too_large, outside_bundle, unreadable) says so in its
 -- detail, with extraction's status and detail, instead of only "no ... contains ...".
@@ -27,12 +27,20 @@ WHERE f.status NOT IN ('ok', 'not_utf8')
 GROUP BY c.run_id, c.case_id, c.bucket, c.check_id, c.cond_idx;
 
 CREATE OR REPLACE TEMP VIEW method_eval AS
-WITH best AS (
-    SELECT * FROM mx_witness
-    QUALIFY row_number() OVER (
-        PARTITION BY run_id, case_id, bucket, check_id, cond_idx
-        ORDER BY rank, evidence_file, evidence_line NULLS LAST, evidence_path NULLS LAST,
-                 detail) = 1
+WITH best AS (   -- an ordered aggregate (one row kept per group) rather than a sort of
+                 -- every witness, as in facts/base.sql; the excerpt breaks any last tie
+    SELECT run_id, case_id, bucket, check_id, cond_idx, unnest(pick)
+    FROM (
+        SELECT run_id, case_id, bucket, check_id, cond_idx,
+               first({'detail': detail, 'evidence_file': evidence_file,
+                      'evidence_path': evidence_path, 'evidence_line': evidence_line,
+                      'evidence_excerpt': evidence_excerpt}
+                     ORDER BY rank, evidence_file, evidence_line NULLS LAST,
+                              evidence_path NULLS LAST, detail, evidence_excerpt NULLS LAST)
+                   AS pick
+        FROM mx_witness
+        GROUP BY run_id, case_id, bucket, check_id, cond_idx
+    )
 )
 SELECT c.run_id, c.case_id, c.bucket, c.check_id, c.cond_idx,
        b.run_id IS NOT NULL AS holds,
