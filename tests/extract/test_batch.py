@@ -257,9 +257,26 @@ def test_groups_of_cases_write_the_same_rows_as_one_case_at_a_time(
             assert got == want, (ref.case_id, name)
 
 
-def test_connection_threads_setting_is_restored(tmp_path: Path, write, bundle, con) -> None:
-    """Inserts run on one DuckDB thread during extraction; the caller's setting comes back."""
+def test_connection_threads_setting_is_restored(tmp_path: Path, write, bundle, con,
+                                                monkeypatch) -> None:
+    """Inserts run on one DuckDB thread, with a raised checkpoint threshold, during extraction;
+    the caller's settings come back."""
     con.execute("SET threads = 3")
+    con.execute("SET checkpoint_threshold = '7MiB'")
+    before = con.execute("SELECT current_setting('checkpoint_threshold')").fetchone()[0]
+    seen: list[tuple] = []
+    import rcaeval.extract._batch as batch
+
+    real_flush = batch._flush
+
+    def spy(c, b):  # the settings in force while a batch is written
+        seen.append(c.execute("SELECT current_setting('threads'), "
+                              "current_setting('checkpoint_threshold')").fetchone())
+        return real_flush(c, b)
+
+    monkeypatch.setattr(batch, "_flush", spy)
     extract_cases(con, discover_case_dirs(_audits(tmp_path, write, bundle, 2)), workers=1,
                   progress=False)
+    assert seen and all(t == 1 and c != before for t, c in seen), seen
     assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 3
+    assert con.execute("SELECT current_setting('checkpoint_threshold')").fetchone()[0] == before
