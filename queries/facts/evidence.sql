@@ -10,17 +10,17 @@
 CREATE OR REPLACE TEMP VIEW fx_metric_witness AS
 SELECT run_id, case_id, 'evidences/metrics.json' AS file, pick.path, pick.excerpt
 FROM (
-    SELECT p.run_id, p.case_id,
-           first({'path': '$.series[' || p.series_idx::VARCHAR || ']',
-                  'excerpt': coalesce(p.series_id, '?') || ' ' || coalesce(p.name, '?')
-                             || ' = ' || p.value::VARCHAR}
-                 ORDER BY '$.series[' || p.series_idx::VARCHAR || ']',
-                          coalesce(p.series_id, '?') || ' ' || coalesce(p.name, '?')
-                              || ' = ' || p.value::VARCHAR) AS pick
-    FROM j_raw_metric_point AS p
-    JOIN j_scope AS k ON k.run_id = p.run_id AND k.case_id = p.case_id
-    WHERE p.value IS NOT NULL
-    GROUP BY p.run_id, p.case_id
+    SELECT run_id, case_id,
+           first({'path': path, 'excerpt': excerpt} ORDER BY path, excerpt) AS pick
+    FROM (
+        SELECT p.run_id, p.case_id, '$.series[' || p.series_idx::VARCHAR || ']' AS path,
+               coalesce(p.series_id, '?') || ' ' || coalesce(p.name, '?') || ' = '
+                   || p.value::VARCHAR AS excerpt
+        FROM j_raw_metric_point AS p
+        JOIN j_scope AS k ON k.run_id = p.run_id AND k.case_id = p.case_id
+        WHERE p.value IS NOT NULL
+    )
+    GROUP BY run_id, case_id
 );
 
 CREATE OR REPLACE TEMP VIEW fx_query_witness AS
