@@ -192,10 +192,7 @@ def write_results(
         try:
             for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
                           "eval_detector_hit", *_present(con, SHADOW_TABLES)):
-                con.execute(
-                    f"DELETE FROM {table} WHERE (run_id, case_id) IN "
-                    "(SELECT run_id, case_id FROM j_scope)"
-                )
+                con.execute(read_query("judge/delete_scope.sql").replace("{table}", table))
             con.execute(read_query("judge/write_facts.sql"))
             con.execute(read_query("judge/write_checks.sql"))
             con.execute(read_query("judge/write_detector_hits.sql"))
