@@ -33,7 +33,7 @@ from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
 from rcaeval.judge._unloadable import describe_load_error, record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
-from rcaeval.store import release_cache
+from rcaeval.store import checkpoint, checkpoints_deferred, release_cache
 
 BULK_MEMORY_LIMIT = "1GB"
 """DuckDB ``memory_limit`` that ``rcaeval judge`` (and bench/bench_judge.py) sets on a file
@@ -184,24 +184,31 @@ def judge_loaded(
     all_keys = scope_keys(con, keys, profiles=profiles)
     judged_at = datetime.now(UTC)
     parts: list[pl.DataFrame] = []
-    for block in _blocks(all_keys, chunk_size):
-        _oom_guard(con, block.num_rows, lambda b=block: detect_outputs(con, b))
-        for chunk in _chunks(block, chunk_size):
+    with checkpoints_deferred(con):
+        for block in _blocks(all_keys, chunk_size):
             if parts:
                 _release_chunk_inputs(con)
-            parts.append(_judge_one(con, chunk, profiles, out_dir=out_dir,
-                                    write_files=write_files, judged_at=judged_at,
-                                    semantic=semantic, cases=cases))
+            _oom_guard(con, block.num_rows, lambda b=block: detect_outputs(con, b))
+            for i, chunk in enumerate(_chunks(block, chunk_size)):
+                if i:
+                    _release_chunk_inputs(con)
+                parts.append(_judge_one(con, chunk, profiles, out_dir=out_dir,
+                                        write_files=write_files, judged_at=judged_at,
+                                        semantic=semantic, cases=cases))
     return parts[0] if len(parts) == 1 else pl.concat(parts, how="vertical")
 
 
 def _release_chunk_inputs(con: duckdb.DuckDBPyConnection) -> None:
-    """Between chunks: drop the last chunk's input tables and give DuckDB's cached blocks
-    back (``rcaeval.store.release_cache``), so each chunk starts from the same memory
-    whatever the store's size and the number of chunks before it."""
+    """Between chunks (and before a detector block): drop the last chunk's input tables,
+    checkpoint what its commit wrote, and give DuckDB's cached blocks back
+    (``rcaeval.store.release_cache``), so each chunk starts from the same memory whatever
+    the store's size and the number of chunks before it. The checkpoint runs here, not in
+    the chunk's commit (``checkpoints_deferred``), so that its own memory comes on top of
+    the least the judge holds."""
     for table in RAW_TABLES:
         if table != "raw_bundle":
             con.execute(read_query("judge/drop_chunk_input.sql").replace("{table}", table))
+    checkpoint(con)
     release_cache(con)
 
 

@@ -239,6 +239,41 @@ def release_cache(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(read_query("store/memory_limit.sql"), {"limit": limit})
 
 
+DEFERRED_CHECKPOINT_THRESHOLD = "1GiB"
+"""DuckDB's ``checkpoint_threshold`` inside :func:`checkpoints_deferred`: above what one
+judging chunk writes, so commits do not checkpoint and :func:`checkpoint` decides when."""
+
+
+def checkpoint(con: duckdb.DuckDBPyConnection) -> None:
+    """Write DuckDB's write-ahead log into the database file now (queries/store/checkpoint.sql).
+    Best effort: if DuckDB cannot checkpoint now (another transaction is open), the log is
+    checkpointed later, as DuckDB would have."""
+    try:
+        con.execute(read_query("store/checkpoint.sql"))
+    except duckdb.Error:
+        pass
+
+
+@contextlib.contextmanager
+def checkpoints_deferred(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Within the block, commits do not checkpoint on their own (the threshold is raised to
+    :data:`DEFERRED_CHECKPOINT_THRESHOLD`): the caller checkpoints with :func:`checkpoint` when
+    it holds the least memory. The threshold is set back afterwards, and the log checkpointed.
+
+    A checkpoint re-compresses the row groups that commits appended to; at DuckDB's default
+    threshold (16 MiB) every judging chunk's commit checkpointed while the chunk's tables and
+    frames were still held, and the two together made the judge's memory peak."""
+    (previous,) = con.execute(read_query("store/current_checkpoint_threshold.sql")).fetchall()[0]
+    con.execute(read_query("store/checkpoint_threshold.sql"),
+                {"threshold": DEFERRED_CHECKPOINT_THRESHOLD})
+    try:
+        yield
+    finally:
+        con.execute(read_query("store/checkpoint_threshold.sql"),
+                    {"threshold": _reset_value(previous)})
+        checkpoint(con)
+
+
 def apply_resource_settings(
     con: duckdb.DuckDBPyConnection, *, memory_limit: str | None, threads: int | None
 ) -> None:

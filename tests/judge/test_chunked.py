@@ -182,3 +182,43 @@ def test_a_chunk_reads_only_its_own_raw_rows(single_and_chunked):
             f"SELECT count(*) FROM j_{table} ANTI JOIN j_scope USING (run_id, case_id)"
         ).fetchone()[0]
         assert outside == 0, table
+
+
+def test_file_store_checkpoints_between_chunks_not_in_commits(tmp_path, monkeypatch):
+    """In a file store, a chunk's commit leaves its rows in DuckDB's write-ahead log; the
+    judge checkpoints once the chunk's inputs are dropped (before the next chunk), and at the
+    end; the connection's checkpoint threshold is the caller's again afterwards."""
+    import rcaeval.judge._audit as audit
+    import rcaeval.store as st
+    from rcaeval.judge import judge_audit
+
+    db = tmp_path / "s.duckdb"
+    wal = tmp_path / "s.duckdb.wal"
+    seen: list[tuple[int, str]] = []
+    real = audit.checkpoint
+
+    def spy(con):
+        seen.append((wal.stat().st_size if wal.exists() else 0,
+                     con.execute("SELECT current_setting('checkpoint_threshold')"
+                                 ).fetchall()[0][0]))
+        real(con)
+
+    monkeypatch.setattr(audit, "checkpoint", spy)
+    store = st.connect(db)
+    try:
+        before = store.con.execute("SELECT current_setting('checkpoint_threshold')"
+                                   ).fetchall()[0][0]
+        frame = judge_audit(store, RECORDED, REGISTRY, out_dir=tmp_path / "out", workers=1,
+                            chunk_size=30)
+        assert frame.height == 80
+        # 80 case runs in chunks of 30: checkpoints before the 2nd and the 3rd chunk, each
+        # finding the previous chunk's commit still in the log, under the raised threshold
+        assert len(seen) == 2 and all(size > 0 and t != before for size, t in seen), seen
+        # the last chunk's rows are checkpointed too (what judge_audit records after judging,
+        # a few rows, may follow in the log)
+        assert not wal.exists() or wal.stat().st_size < min(size for size, _ in seen) / 4
+        assert store.con.execute("SELECT current_setting('checkpoint_threshold')"
+                                 ).fetchall()[0][0] == before
+        assert store.con.execute("SELECT count(*) FROM eval_judgment").fetchall() == [(80,)]
+    finally:
+        store.close()

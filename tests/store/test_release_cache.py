@@ -57,3 +57,43 @@ def test_release_keeps_every_printed_limit_stable(tmp_path) -> None:
             st.release_cache(con)
         assert con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] \
             == printed
+
+
+def _wal_bytes(db) -> int:
+    wal = db.with_name(db.name + ".wal")
+    return wal.stat().st_size if wal.exists() else 0
+
+
+def test_checkpoints_deferred_holds_the_log_until_asked_and_restores_the_threshold(
+        tmp_path) -> None:
+    """Inside ``checkpoints_deferred`` commits past DuckDB's threshold stay in the write-ahead
+    log until ``checkpoint``; afterwards the threshold is the caller's again (DuckDB
+    checkpoints at a commit that finds the log past it) and the log is in the file."""
+    db = tmp_path / "s.duckdb"
+    store = st.connect(db)
+    con = store.con
+    try:
+        con.execute("SET checkpoint_threshold = '7MiB'")
+        before = con.execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
+        con.execute("CREATE TABLE t (i BIGINT, h VARCHAR)")
+        # ~10 MB of rows, under one row group: written to the log, not straight to the file
+        big = "INSERT INTO t SELECT range, repeat(md5(range::VARCHAR), 8) FROM range(40000)"
+        with st.checkpoints_deferred(con):
+            assert con.execute("SELECT current_setting('checkpoint_threshold')"
+                               ).fetchall()[0][0] != before
+            for _ in range(3):
+                con.execute(big)
+            assert _wal_bytes(db) > 3 * 10**7  # three commits, none checkpointed
+            st.checkpoint(con)
+            assert _wal_bytes(db) == 0
+            con.execute(big)
+            assert _wal_bytes(db) > 10**7
+        assert _wal_bytes(db) == 0  # leaving the block checkpoints
+        assert con.execute("SELECT current_setting('checkpoint_threshold')"
+                           ).fetchall()[0][0] == before
+        con.execute(big)
+        con.execute(big)  # the caller's threshold is in force again
+        assert _wal_bytes(db) == 0
+        assert con.execute("SELECT count(*) FROM t").fetchall() == [(240000,)]
+    finally:
+        store.close()
