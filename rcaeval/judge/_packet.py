@@ -157,8 +157,7 @@ them, so they are deleted with it (the semantic cache keeps the provider's answe
 
 
 def _present(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> list[str]:
-    have = {r[0] for r in con.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE NOT temporary").fetchall()}
+    have = {r[0] for r in con.execute(read_query("judge/store_tables.sql")).fetchall()}
     return [t for t in tables if t in have]
 
 
