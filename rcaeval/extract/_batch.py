@@ -25,7 +25,7 @@ from rcaeval.extract._group import GroupBuilder, GroupTables
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
 from rcaeval.extract._schema import RAW_TABLES
-from rcaeval.store import release_cache
+from rcaeval.store import checkpoint, checkpoints_deferred, release_cache
 
 _CASE_MARKERS = ("manifest.json", "output.txt", "evidences", "workspace", "transcript.json")
 
@@ -196,14 +196,14 @@ def _results(groups: Iterable[_Group], workers: int,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-BULK_CHECKPOINT_THRESHOLD = "512MiB"
-"""DuckDB's ``checkpoint_threshold`` while extraction writes (queries/extract/bulk_settings.sql)."""
+BULK_CHECKPOINT_WAL = 128 * 2**20
+"""Extraction checkpoints after a batch (its tables given back) once DuckDB's write-ahead log
+holds more than this many bytes (docs/extract.md, "Batching and parallelism")."""
 
 
-def _settings(con: duckdb.DuckDBPyConnection, threads: int, checkpoint_threshold: str) -> None:
+def _settings(con: duckdb.DuckDBPyConnection, threads: int) -> None:
     sql = read_query("extract/bulk_settings.sql")
-    con.execute(sql.replace("{threads}", str(int(threads)))
-                .replace("{checkpoint_threshold}", checkpoint_threshold.replace("'", "")))
+    con.execute(sql.replace("{threads}", str(int(threads))))
 
 
 _KEYS_VIEW = "_rcaeval_extract_keys"
@@ -306,12 +306,13 @@ def extract_cases(
         workers = min(2, os.cpu_count() or 1)
     con.execute("SET TimeZone='UTC'")
     summary = ExtractSummary()
-    threads, checkpoint = con.execute(read_query("extract/bulk_settings_read.sql")).fetchone()
-    _settings(con, 1, BULK_CHECKPOINT_THRESHOLD)
+    (threads,) = con.execute(read_query("extract/bulk_settings_read.sql")).fetchone()
+    _settings(con, 1)
     try:
-        _run(con, refs, workers, batch_size, max_file_bytes, progress, summary)
+        with checkpoints_deferred(con):
+            _run(con, refs, workers, batch_size, max_file_bytes, progress, summary)
     finally:
-        _settings(con, int(threads), checkpoint)
+        _settings(con, int(threads))
     return summary
 
 
@@ -323,6 +324,11 @@ def _run(con: duckdb.DuckDBPyConnection, refs: list[CaseRef], workers: int, batc
         summary.rows.update(_flush(con, batch))
         summary.batches += 1
         batch.clear()
+        # commits do not checkpoint (checkpoints_deferred): the log is checkpointed here, once
+        # the batch's tables are gone and before the cache is given back, when it has grown
+        # past BULK_CHECKPOINT_WAL. A checkpoint's memory follows the log it writes: at
+        # 512 MiB it took ~600-900 MiB for a few seconds.
+        checkpoint(con, wal_over=BULK_CHECKPOINT_WAL)
         # the blocks just written stay cached up to memory_limit unless given back: without
         # this the process grows with the store, not with the batch
         release_cache(con)

@@ -24,6 +24,7 @@ from rcaeval.store._connect import (
     resolve_db_path,
     resolve_memory_limit,
     resolve_threads,
+    wal_bytes,
 )
 from rcaeval.store._migrations import (
     MIGRATIONS_TABLE,
@@ -57,4 +58,5 @@ __all__ = [
     "resolve_db_path",
     "resolve_memory_limit",
     "resolve_threads",
+    "wal_bytes",
 ]

@@ -244,10 +244,24 @@ DEFERRED_CHECKPOINT_THRESHOLD = "1GiB"
 judging chunk writes, so commits do not checkpoint and :func:`checkpoint` decides when."""
 
 
-def checkpoint(con: duckdb.DuckDBPyConnection) -> None:
-    """Write DuckDB's write-ahead log into the database file now (queries/store/checkpoint.sql).
-    Best effort: if DuckDB cannot checkpoint now (another transaction is open), the log is
-    checkpointed later, as DuckDB would have."""
+def wal_bytes(con: duckdb.DuckDBPyConnection) -> int:
+    """The size of the current database's write-ahead log (0 for an in-memory database or
+    when there is none)."""
+    rows = con.execute(read_query("store/database_path.sql")).fetchall()
+    if not rows or not rows[0][0]:
+        return 0
+    try:
+        return os.stat(f"{rows[0][0]}.wal").st_size
+    except OSError:
+        return 0
+
+
+def checkpoint(con: duckdb.DuckDBPyConnection, *, wal_over: int = 0) -> None:
+    """Write DuckDB's write-ahead log into the database file now (queries/store/checkpoint.sql)
+    if it holds more than ``wal_over`` bytes. Best effort: if DuckDB cannot checkpoint now
+    (another transaction is open), the log is checkpointed later, as DuckDB would have."""
+    if wal_over and wal_bytes(con) <= wal_over:
+        return
     try:
         con.execute(read_query("store/checkpoint.sql"))
     except duckdb.Error:

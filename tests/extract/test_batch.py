@@ -280,3 +280,43 @@ def test_connection_threads_setting_is_restored(tmp_path: Path, write, bundle, c
     assert seen and all(t == 1 and c != before for t, c in seen), seen
     assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 3
     assert con.execute("SELECT current_setting('checkpoint_threshold')").fetchone()[0] == before
+
+
+@pytest.mark.parametrize("wal_over", [1, 2**40])
+def test_file_store_checkpoints_between_batches_past_the_log_limit(
+        tmp_path: Path, write, bundle, monkeypatch, wal_over: int) -> None:
+    """Batch commits do not checkpoint: extraction checkpoints after a batch once the
+    write-ahead log is past BULK_CHECKPOINT_WAL (here 1 byte: after every batch; 1 TiB: only
+    at the end), and the log is in the file when extraction returns."""
+    import duckdb as ddb
+
+    import rcaeval.extract._batch as batch
+    import rcaeval.store as st
+    from rcaeval._paths import read_query
+
+    db = tmp_path / "s.duckdb"
+    con = ddb.connect(str(db))
+    for m in ("0001_init", "0009_raw_bundle_seq", "0014_raw_json_elided"):
+        con.execute(read_query(f"migrations/{m}.sql"))
+    con.execute("CHECKPOINT")
+    logs: list[int] = []
+    real = batch.checkpoint
+
+    def spy(c, *, wal_over=0):
+        before = st.wal_bytes(c)
+        real(c, wal_over=wal_over)
+        if st.wal_bytes(c) < before:
+            logs.append(before)
+
+    monkeypatch.setattr(batch, "checkpoint", spy)
+    monkeypatch.setattr(batch, "BULK_CHECKPOINT_WAL", wal_over)
+    summary = extract_cases(con, discover_case_dirs(_audits(tmp_path, write, bundle, 3)),
+                            workers=1, batch_size=1, progress=False)
+    assert summary.batches == 3
+    if wal_over == 1:
+        assert len(logs) == 3 and all(n > 0 for n in logs), logs  # after each batch
+    else:
+        assert logs == []  # between batches nothing was checkpointed ...
+    assert st.wal_bytes(con) == 0  # ... and at the end everything was
+    assert con.execute("SELECT count(*) FROM raw_bundle").fetchall() == [(3,)]
+    con.close()
