@@ -84,6 +84,7 @@ def test_checkpoints_deferred_holds_the_log_until_asked_and_restores_the_thresho
             for _ in range(3):
                 con.execute(big)
             assert _wal_bytes(db) > 3 * 10**7  # three commits, none checkpointed
+            assert st.wal_bytes(con) == _wal_bytes(db)
             st.checkpoint(con)
             assert _wal_bytes(db) == 0
             con.execute(big)
