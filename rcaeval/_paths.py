@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -30,6 +31,22 @@ def notebooks_dir() -> Path:
 def read_query(rel: str) -> str:
     """Text of one SQL file under queries/, e.g. ``read_query("buckets/contract.sql")``."""
     return (queries_dir() / rel).read_text(encoding="utf-8")
+
+
+def read_statement(rel: str, **fill: str) -> str:
+    """The one statement of query file ``rel`` as it is executed: without the file's header
+    comment and trailing ``;``, so DuckDB's error context (``LINE 1: ...``) reads as it would for
+    the bare statement, and with each ``{name}`` placeholder replaced by ``fill[name]`` in one
+    pass (a filled-in value is never searched for placeholders again). The caller quotes any
+    identifier it fills in (``rcaeval.store._sqlnames.quote_ident``)."""
+    lines = read_query(rel).splitlines()
+    while lines and (not lines[0].strip() or lines[0].lstrip().startswith("--")):
+        lines.pop(0)
+    text = "\n".join(lines).rstrip().removesuffix(";").rstrip()
+    if not fill:
+        return text
+    holes = re.compile("|".join(re.escape("{" + name + "}") for name in fill))
+    return holes.sub(lambda m: fill[m.group(0)[1:-1]], text)
 
 
 def data_dir() -> Path:

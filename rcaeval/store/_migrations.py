@@ -14,20 +14,11 @@ from pathlib import Path
 
 import duckdb
 
-from rcaeval._paths import queries_dir
+from rcaeval._paths import queries_dir, read_statement
 from rcaeval.errors import InputError
 
 MIGRATIONS_TABLE = "schema_migrations"
 _FILE_RE = re.compile(r"^(\d{4})_([a-z0-9][a-z0-9_]*)\.sql$")
-
-_CREATE_TABLE = f"""
-CREATE TABLE IF NOT EXISTS {MIGRATIONS_TABLE} (
-    version    INTEGER PRIMARY KEY,
-    name       VARCHAR NOT NULL,
-    checksum   VARCHAR NOT NULL,
-    applied_at TIMESTAMPTZ NOT NULL
-)
-"""
 
 
 @dataclass(frozen=True)
@@ -101,20 +92,22 @@ def discover_migrations(directory: str | Path | None = None) -> list[Migration]:
 
 
 def has_migrations_table(con: duckdb.DuckDBPyConnection) -> bool:
-    row = con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = ?",
-        [MIGRATIONS_TABLE],
-    ).fetchone()
+    row = con.execute(read_statement("store/migrations_table_exists.sql"),
+                      [MIGRATIONS_TABLE]).fetchone()
     return bool(row and row[0])
+
+
+def applied_migrations_sql() -> str:
+    """The query listing the applied migrations, oldest first (queries/store/
+    migrations_applied.sql)."""
+    return read_statement("store/migrations_applied.sql", table=MIGRATIONS_TABLE)
 
 
 def applied_migrations(con: duckdb.DuckDBPyConnection) -> list[AppliedMigration]:
     """What ``schema_migrations`` records (empty when the table does not exist yet)."""
     if not has_migrations_table(con):
         return []
-    rows = con.execute(
-        f"SELECT version, name, checksum, applied_at FROM {MIGRATIONS_TABLE} ORDER BY version"
-    ).fetchall()
+    rows = con.execute(applied_migrations_sql()).fetchall()
     return [AppliedMigration(int(v), str(n), str(c), a) for v, n, c, a in rows]
 
 
@@ -169,7 +162,7 @@ def plan_migrations(
 
 
 def ensure_migrations_table(con: duckdb.DuckDBPyConnection) -> None:
-    con.execute(_CREATE_TABLE)
+    con.execute(read_statement("store/migrations_table.sql", table=MIGRATIONS_TABLE))
 
 
 def apply_migration(con: duckdb.DuckDBPyConnection, mig: Migration, db_label: str) -> None:
@@ -181,8 +174,7 @@ def apply_migration(con: duckdb.DuckDBPyConnection, mig: Migration, db_label: st
     try:
         con.execute(text)
         con.execute(
-            f"INSERT INTO {MIGRATIONS_TABLE} (version, name, checksum, applied_at) "
-            "VALUES (?, ?, ?, ?)",
+            read_statement("store/migrations_record.sql", table=MIGRATIONS_TABLE),
             [mig.version, mig.name, mig.checksum, datetime.now(UTC)],
         )
         con.execute("COMMIT")

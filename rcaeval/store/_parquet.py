@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from rcaeval._paths import read_statement
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.store._migrations import MIGRATIONS_TABLE
 from rcaeval.store._sqlnames import quote_ident, table_columns
@@ -47,7 +48,7 @@ def export_parquet(store: Store, directory: Path, tables: Sequence[str] | None) 
         tmp = directory / f".{t}.parquet.tmp"
         order = ", ".join(quote_ident(c) for c, _ in table_columns(store.con, t))
         store.con.execute(
-            f"COPY (SELECT * FROM {quote_ident(t)} ORDER BY {order}) TO ? (FORMAT parquet)",
+            read_statement("store/parquet_export.sql", table=quote_ident(t), order=order),
             [str(tmp)],
         )
         os.replace(tmp, target)
@@ -63,7 +64,7 @@ def _brief(exc: duckdb.Error) -> str:
 def _parquet_columns(store: Store, path: Path) -> list[str]:
     try:
         rows = store.con.execute(
-            "SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(?))", [str(path)]
+            read_statement("store/parquet_columns.sql"), [str(path)]
         ).fetchall()
     except duckdb.Error as exc:
         raise InputError(f"not a readable Parquet file: {_brief(exc)}", file=str(path)) from exc
@@ -74,7 +75,9 @@ def _export_version(store: Store, path: Path) -> int:
     cols = _parquet_columns(store, path)
     if "version" not in cols:
         raise InputError("schema_migrations.parquet has no 'version' column", file=str(path))
-    row = store.con.execute("SELECT max(version) FROM read_parquet(?)", [str(path)]).fetchone()
+    row = store.con.execute(
+        read_statement("store/parquet_schema_version.sql"), [str(path)]
+    ).fetchone()
     return int(row[0]) if row and row[0] is not None else 0
 
 
@@ -142,16 +145,19 @@ def import_parquet(store: Store, directory: Path, *, mode: str = "append") -> di
             if mode == "replace":
                 for table, f, _ in plan:
                     current = f
-                    store.con.execute(f"DELETE FROM {quote_ident(table)}")
+                    store.con.execute(read_statement("store/parquet_clear_table.sql",
+                                                     table=quote_ident(table)))
             for table, f, cols in plan:
                 current = f
                 col_list = ", ".join(quote_ident(c) for c in cols)
                 store.con.execute(
-                    f"INSERT INTO {quote_ident(table)} ({col_list}) "
-                    f"SELECT {col_list} FROM read_parquet(?)",
+                    read_statement("store/parquet_import.sql", table=quote_ident(table),
+                                   columns=col_list),
                     [str(f)],
                 )
-                row = store.con.execute("SELECT count(*) FROM read_parquet(?)", [str(f)]).fetchone()
+                row = store.con.execute(
+                    read_statement("store/parquet_row_count.sql"), [str(f)]
+                ).fetchone()
                 counts[table] = int(row[0]) if row else 0
     except duckdb.Error as exc:
         raise InputError(

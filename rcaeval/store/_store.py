@@ -14,6 +14,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
+from rcaeval._paths import read_statement
 from rcaeval._vocab import BUCKETS, BUCKETS_SQL_LIST
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.store import _parquet
@@ -21,6 +22,7 @@ from rcaeval.store._migrations import (
     MIGRATIONS_TABLE,
     Migration,
     applied_migrations,
+    applied_migrations_sql,
     discover_migrations,
     plan_migrations,
 )
@@ -189,7 +191,7 @@ class Store:
                     "applied_at": pl.Datetime("us", "UTC"),
                 }
             )
-        return self.sql(f"SELECT * FROM {MIGRATIONS_TABLE} ORDER BY version")
+        return self.sql(applied_migrations_sql())
 
     @_released
     def pending_migrations(self) -> list[Migration]:
@@ -217,7 +219,8 @@ class Store:
         """Row count of every base table."""
         out: dict[str, int] = {}
         for t in self.tables():
-            row = self.con.execute(f"SELECT count(*) FROM {quote_ident(t)}").fetchone()
+            query = read_statement("store/table_row_count.sql", table=quote_ident(t))
+            row = self.con.execute(query).fetchone()
             out[t] = int(row[0]) if row else 0
         return out
 
@@ -296,13 +299,11 @@ class Store:
                 values = list(value)
                 where.append(f"list_contains(?, {quote_ident(col)})")
                 params.append(values)
-        query = f"SELECT * FROM {quote_ident(table)}"
-        if where:
-            query += " WHERE " + " AND ".join(where)
         # the given order first, then every other column, so ties never depend on storage
         keys = [o if o == _BUCKET_RANK else quote_ident(o) for o in order]
         keys += [quote_ident(c) for c, _ in table_columns(self.con, table) if c not in order]
-        query += " ORDER BY " + ", ".join(keys)
+        query = read_statement("store/frame_rows.sql", table=quote_ident(table),
+                               filters=" AND ".join(where) or "true", order=", ".join(keys))
         return self.sql(query, params)
 
     # -- writing ---------------------------------------------------------------------------
@@ -344,7 +345,7 @@ class Store:
                 raise InputError(f"write_frame({table}): frame has rows but no columns")
             return 0
         view = f"__rcaeval_frame_{uuid.uuid4().hex}"
-        qt = quote_ident(table)
+        names = {"table": quote_ident(table), "view": quote_ident(view)}
         col_list = ", ".join(quote_ident(c) for c in cols)
         self.con.register(view, arrow)
         try:
@@ -354,11 +355,10 @@ class Store:
                         f"t.{quote_ident(k)} IS NOT DISTINCT FROM f.{quote_ident(k)}" for k in keys
                     )
                     self.con.execute(
-                        f"DELETE FROM {qt} AS t WHERE EXISTS "
-                        f"(SELECT 1 FROM {quote_ident(view)} AS f WHERE {match})"
+                        read_statement("store/frame_replace_keys.sql", match=match, **names)
                     )
                 self.con.execute(
-                    f"INSERT INTO {qt} ({col_list}) SELECT {col_list} FROM {quote_ident(view)}"
+                    read_statement("store/frame_insert.sql", columns=col_list, **names)
                 )
         except duckdb.Error as exc:
             raise InputError(f"write_frame({table}) failed, nothing written: {exc}") from exc

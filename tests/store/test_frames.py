@@ -158,6 +158,25 @@ def test_write_frame_without_replace_conflict_writes_nothing(store: st.Store) ->
     assert store.checks(case_id="c1")["passed"].all()
 
 
+def test_write_frame_type_error_quotes_its_statement_at_line_1(store: st.Store) -> None:
+    frame = pl.DataFrame({"run_id": ["r1"], "case_id": ["c1"], "attempts": ["zz"]})
+    with pytest.raises(InputError, match="nothing written: Conversion Error") as err:
+        store.write_frame("eval_case_runs", frame)
+    # queries/store/frame_insert.sql runs without its header comment: DuckDB's context line
+    # (shortened around the failing column) is the statement's first
+    assert '\nLINE 1: ... ("run_id", "case_id", "attempts") SELECT "run_id", ' in str(err.value)
+    assert store.case_runs().height == 0
+
+
+def test_read_statement_drops_the_header_and_fills_placeholders_once() -> None:
+    from rcaeval._paths import read_query, read_statement
+
+    assert read_query("store/frame_insert.sql").startswith("-- ")
+    text = read_statement("store/frame_insert.sql", table='"{view}"', columns='"a", "b"',
+                          view='"v"')
+    assert text == 'INSERT INTO "{view}" ("a", "b") SELECT "a", "b" FROM "v"'
+
+
 def test_write_frame_replace_keys_match_null_keys(store: st.Store) -> None:
     frame = pl.DataFrame({"run_id": ["r1"], "case_id": ["c1"], "file": ["f"], "status": ["ok"]})
     frame = frame.with_columns(pl.lit(None, dtype=pl.String).alias("kind"))
