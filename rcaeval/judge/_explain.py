@@ -145,9 +145,12 @@ def case_anchor(case_id: str) -> str:
     return f"case-{safe}"
 
 
-def explain_html(packet: dict[str, Any]) -> str:
+def explain_html(packet: dict[str, Any], shadow: dict[str, Any] | None = None) -> str:
     """The same bucket -> check -> evidence tree as :func:`explain_tree`, as an HTML
-    ``<section>`` whose id is :func:`case_anchor` of the case (static, no scripts)."""
+    ``<section>`` whose id is :func:`case_anchor` of the case (static, no scripts). With the
+    case's semantic ``shadow`` (:func:`rcaeval.semantic.load_shadow`), the section ends with
+    what ``rcaeval explain`` prints after the tree
+    (:func:`rcaeval.semantic.side_by_side_html`); without, nothing is added."""
     h = html.escape
     verdict, rest = _head(packet)
     out = [f'<section class="rcaeval-case" id="{case_anchor(packet["case_id"])}">',
@@ -175,7 +178,12 @@ def explain_html(packet: dict[str, Any]) -> str:
                            + (f"<pre>{h(excerpt)}</pre>" if excerpt else "") + "</div>")
             out.append("</li>")
         out.append("</ul></li>")
-    out.append("</ul></section>")
+    out.append("</ul>")
+    if shadow is not None:
+        from rcaeval.semantic import side_by_side_html
+
+        out.append(side_by_side_html(packet, shadow))
+    out.append("</section>")
     return "".join(out)
 
 

@@ -1,7 +1,8 @@
 """The run page (docs/notebooks.md): ``notebooks/run_report.ipynb`` executed with papermill
 and exported to one self-contained HTML file. Each case in its table links (``#case-...``)
 to the case's judgment drill-down further down the same page: bucket -> check -> evidence
-excerpt with file and line, the tree ``rcaeval explain`` prints.
+excerpt with file and line, the tree ``rcaeval explain`` prints -- and, for a case judged
+with the semantic shadow, what ``rcaeval explain`` prints after it.
 
 Typical use::
 
@@ -21,9 +22,11 @@ import polars as pl
 from rcaeval.store import Store
 
 RUN_NOTEBOOK_NAME = "run_report.ipynb"
-CASE_COLUMNS: tuple[str, ...] = ("case_id", "case_type", "verdict", "score", "subtype",
-                                 "failing_bucket", "failing_check", "run_status")
-"""The columns of the run page's case table, in order."""
+CASE_COLUMNS: tuple[str, ...] = ("case_id", "case_type", "verdict", "blended_verdict", "score",
+                                 "subtype", "failing_bucket", "failing_check", "run_status")
+"""The columns of the run page's case table, in order. ``blended_verdict`` (the semantic
+shadow's second-pass verdict, :func:`rcaeval.semantic.blended_verdicts`; blank where the
+deterministic verdict stands) is there only when some case of the run was judged again."""
 DRILLDOWN_CSS = """<style>
 .rcaeval-case { border-top: 1px solid #ccc; margin-top: 1em; }
 .rcaeval-case pre { background: #f6f6f6; padding: 2px 6px; margin: 2px 0; white-space: pre-wrap; }
@@ -32,6 +35,13 @@ DRILLDOWN_CSS = """<style>
 .v-invalid { color: #8e24aa; } .v-not_evaluated { color: #777; }
 .rcaeval-table td.num { text-align: right; }
 </style>"""
+SEMANTIC_CSS = """<style>
+.rcaeval-semantic { margin: 0.5em 0 0 1.5em; }
+.rcaeval-semantic caption { text-align: left; font-weight: bold; }
+.v-tie { color: #b26a00; }
+</style>"""
+"""Styles of the semantic part of a drill-down, added only when the run has a shadow (a page
+of a run without one is unchanged)."""
 
 
 def default_run_notebook_path() -> Path:
@@ -44,8 +54,12 @@ def default_run_notebook_path() -> Path:
 def case_table(store: Store, run_id: str) -> pl.DataFrame:
     """One row per case of the run (:data:`CASE_COLUMNS`), as the run reports see it."""
     from rcaeval.report._data import load_run
+    from rcaeval.semantic import blended_verdicts
 
     cases = load_run(store, run_id).cases
+    blended = blended_verdicts(store, run_id)
+    if not blended.is_empty():
+        cases = cases.join(blended, on="case_id", how="left", maintain_order="left")
     return cases.select([c for c in CASE_COLUMNS if c in cases.columns])
 
 
@@ -62,11 +76,17 @@ def case_links_html(cases: pl.DataFrame) -> str:
 
 def drilldown_html(store: Store, run_id: str) -> str:
     """Every judged case's bucket -> check -> evidence tree (:func:`rcaeval.judge.explain_html`)
-    as consecutive ``<section>`` elements, with the page's drill-down styles."""
+    as consecutive ``<section>`` elements, with the page's drill-down styles; a case judged
+    with the semantic shadow also shows it (status, deterministic vs blended, detectors vs
+    model per diagnosis check), with :data:`SEMANTIC_CSS` added."""
     from rcaeval.judge import explain_html, load_judgment
+    from rcaeval.semantic import load_shadows
 
     ids = store.judgments(run_id=run_id)["case_id"].to_list()
-    return DRILLDOWN_CSS + "".join(explain_html(load_judgment(store, run_id, c)) for c in ids)
+    shadows = load_shadows(store, run_id)
+    css = DRILLDOWN_CSS + (SEMANTIC_CSS if shadows else "")
+    return css + "".join(explain_html(load_judgment(store, run_id, c), shadows.get(c))
+                         for c in ids)
 
 
 def show_html(markup: str) -> None:

@@ -14,12 +14,17 @@ Typical use::
     cfg = SemanticConfig.from_env("openai", model="gpt-4o-mini", samples=3)
     judge_audit(s, "data/recorded", semantic=cfg)
     agreement(s, "rec-thorough")          # deterministic vs semantic per diagnosis check
+
+Per case: :func:`load_shadow` (or :func:`load_shadows` for a whole run), rendered by
+:func:`side_by_side` (rich, ``rcaeval explain``) or :func:`side_by_side_html` (the run page's
+drill-down; ``rcaeval.judge.explain_html(packet, shadow)`` appends it to the case's tree).
 """
 
 from __future__ import annotations
 
 from rcaeval.semantic._agreement import (
     agreement,
+    blended_verdicts,
     report_lines,
     semantic_summary,
     verdict_comparison,
@@ -39,7 +44,7 @@ from rcaeval.semantic._flow import (
     shadow_chunk,
 )
 from rcaeval.semantic._models import STATUSES, SemanticContext, SemanticPacket
-from rcaeval.semantic._view import load_shadow, side_by_side
+from rcaeval.semantic._view import load_shadow, load_shadows, side_by_side, side_by_side_html
 
 __all__ = [
     "BLENDED_FILE",
@@ -54,11 +59,14 @@ __all__ = [
     "SemanticContext",
     "SemanticPacket",
     "agreement",
+    "blended_verdicts",
     "load_prompt",
     "load_shadow",
+    "load_shadows",
     "report_lines",
     "semantic_summary",
     "shadow_chunk",
     "side_by_side",
+    "side_by_side_html",
     "verdict_comparison",
 ]

@@ -52,6 +52,15 @@ def verdict_comparison(store: Any, run_id: str) -> pl.DataFrame:
     return _frame(store, "verdicts", {"run_id": run_id, "verdicts": list(VERDICTS)})
 
 
+def blended_verdicts(store: Any, run_id: str) -> pl.DataFrame:
+    """``case_id``, ``blended_verdict``: the second pass's verdict of each case of run
+    ``run_id`` the shadow judged again (none for a case whose deterministic verdict stands;
+    an empty frame when the run has no shadow or the store predates migration 0003)."""
+    if not has_shadow(_con(store)):
+        return pl.DataFrame(schema={"case_id": pl.String, "blended_verdict": pl.String})
+    return _frame(store, "blended_verdicts", {"run_id": run_id})
+
+
 def semantic_summary(store: Any, run_id: str) -> dict[str, Any] | None:
     """The run's shadow in one dict (counts per status, second passes, cache hits, requests,
     tokens, cost, providers, models, prompts, samples); ``None`` when the run has none."""
