@@ -1,15 +1,18 @@
 """The run page's drill-down for cases judged with the semantic shadow: `rcaeval judge
 --semantic command:<fake>` into a real store, then rcaeval.report's case table and drill-down
-(what notebooks/run_report.ipynb shows) and rcaeval.judge.explain_html with the case's shadow.
-A run judged without the shadow renders exactly as before."""
+(what notebooks/run_report.ipynb shows) and rcaeval.judge.explain_html with the case's shadow;
+the slow test renders the page for real (`rcaeval report RUN_ID --html`, papermill). A run
+judged without the shadow renders exactly as before."""
 
 from __future__ import annotations
 
 import shlex
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from semantic_kit import BLENDED_CASE, CASES, DET_CASE, RECORDED, RUN, needs_sample
 
 import rcaeval.store as st
@@ -21,6 +24,8 @@ from rcaeval.semantic import blended_verdicts, load_shadow, load_shadows
 
 pytestmark = needs_sample
 SCRIPT = Path(__file__).parent / "agents" / "fake_semantic_command.py"
+REPO = Path(__file__).resolve().parents[2]
+ESCAPED_RATIONALE = "&lt;i&gt;sample 0&lt;/i&gt; &amp; co"
 PLAIN = "rec-shallow"  # a second run, judged without the shadow
 
 
@@ -35,18 +40,24 @@ def _judge(audits: Path, registry: Path, db: Path, out: Path, *extra: str) -> No
     assert code == 0
 
 
-def test_drilldown_shows_the_shadow_beside_the_deterministic_tree(sem_audit, tmp_path, capsys):
+@pytest.fixture(scope="module")
+def sem_store(sem_audit, tmp_path_factory) -> Path:
+    """A store holding run RUN judged with the shadow (the fake command provider, 3 samples,
+    odd samples saying fail, rationales with HTML markup) and one case of run PLAIN judged
+    without it."""
     audits, registry = sem_audit
-    db = tmp_path / "s.duckdb"
+    tmp = tmp_path_factory.mktemp("sem_store")
+    db = tmp / "s.duckdb"
     provider = "command:" + shlex.join([sys.executable, str(SCRIPT), "markup"])
-    _judge(audits, registry, db, tmp_path / "out", "--semantic", provider,
-           "--semantic-samples", "3")
-    plain = tmp_path / "plain"
+    _judge(audits, registry, db, tmp / "out", "--semantic", provider, "--semantic-samples", "3")
+    plain = tmp / "plain"
     shutil.copytree(RECORDED / PLAIN / DET_CASE, plain / PLAIN / DET_CASE)
-    _judge(plain, registry, db, tmp_path / "plain-out")
-    capsys.readouterr()
+    _judge(plain, registry, db, tmp / "plain-out")
+    return db
 
-    with st.connect(db, read_only=True) as s:
+
+def test_drilldown_shows_the_shadow_beside_the_deterministic_tree(sem_store):
+    with st.connect(sem_store, read_only=True) as s:
         page = drilldown_html(s, RUN)
         blended = _section(page, BLENDED_CASE)
         packet = load_judgment(s, RUN, BLENDED_CASE)
@@ -72,7 +83,7 @@ def test_drilldown_shows_the_shadow_beside_the_deterministic_tree(sem_audit, tmp
         assert ('<td>hard</td><td><span class="v-fail">fail</span></td><td><span class="v-pass">'
                 'pass</span> <b title="the model disagrees with the detectors">≠</b></td>'
                 '<td class="num">2/1</td><td class="num">0.3333</td>'
-                "<td>&lt;i&gt;sample 0&lt;/i&gt; &amp; co</td>") in row
+                f"<td>{ESCAPED_RATIONALE}</td>") in row
         agreeing = semantic[semantic.index("<code>explains_retries</code>"):]
         assert "≠" not in agreeing[:agreeing.index("</tr>")]
         assert "<i>sample" not in page and semantic.count("<tr><td><code>") == len(
@@ -99,3 +110,25 @@ def test_drilldown_shows_the_shadow_beside_the_deterministic_tree(sem_audit, tmp
         assert load_shadows(s, PLAIN) == {} and load_shadow(s, PLAIN, DET_CASE) is None
         assert "blended_verdict" not in case_table(s, PLAIN).columns
         assert blended_verdicts(s, PLAIN).is_empty()
+
+
+@pytest.mark.slow
+def test_run_page_shows_the_shadow(sem_store, tmp_path):
+    pytest.importorskip("papermill")
+    pytest.importorskip("vl_convert")
+    out = tmp_path / "sem.html"
+    proc = subprocess.run([sys.executable, "-m", "rcaeval", "report", RUN, "--db",
+                           str(sem_store), "--html", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "cases: 4" in proc.stdout
+    page = out.read_text("utf-8")
+    assert "<th>verdict</th><th>blended_verdict</th><th>score</th>" in page
+    blended = _section(page, BLENDED_CASE)
+    tree_end = blended.index("diagnosis: fail")
+    semantic = blended.index('<div class="rcaeval-semantic">')
+    assert tree_end < semantic
+    assert "<caption>deterministic vs blended</caption>" in blended[semantic:]
+    assert "<caption>diagnosis checks: detectors vs model</caption>" in blended[semantic:]
+    assert ESCAPED_RATIONALE in blended[semantic:] and "<i>sample" not in page
+    assert "no second pass (diagnosis mode deterministic_only)" in _section(page, DET_CASE)
