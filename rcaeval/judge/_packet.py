@@ -36,16 +36,6 @@ EVAL_JUDGMENT_SCHEMA = pa.schema([
 (its columns, in the table's order; tests/api/test_vocab.py checks it against the table)."""
 
 
-def _evidence(row: dict[str, Any]) -> dict[str, Any] | None:
-    ev = {
-        "file": row.get("evidence_file"),
-        "path": row.get("evidence_path"),
-        "line": row.get("evidence_line"),
-        "excerpt": row.get("evidence_excerpt"),
-    }
-    return ev if any(v is not None for v in ev.values()) else None
-
-
 def _num(value: Any) -> float | None:
     return None if value is None else round(float(value), 4)
 
@@ -62,61 +52,86 @@ def _rel(path: str | None, base: str | None) -> str | None:
     return path
 
 
+def _columns(frame: pl.DataFrame, names: tuple[str, ...]) -> Any:
+    """The rows of ``frame`` as tuples of ``names`` (column lists zipped: far cheaper than
+    ``iter_rows(named=True)``, which builds a dict per row); nothing for an empty frame."""
+    if not frame.height:
+        return iter(())
+    return zip(*(frame.get_column(n).to_list() for n in names), strict=True)
+
+
+_CHECK_COLS = ("run_id", "case_id", "bucket", "check_id", "kind", "required", "soft", "weight",
+               "passed", "reason", "evidence_file", "evidence_path", "evidence_line",
+               "evidence_excerpt")
+_BUCKET_COLS = ("run_id", "case_id", "bucket", "status", "score", "max_score", "reason")
+_JUDGMENT_COLS = ("run_id", "case_id", "case_type", "rules_hash", "scoring_profile", "verdict",
+                  "subtype", "step", "score", "raw_score", "hard_gate", "reason")
+_SCOPE_COLS = ("run_id", "case_id", "bundle_status", "bundle_reason", "bundle_dir", "case_dir",
+               "workspace_id")
+
+
 def build_packets(frames: JudgeFrames, *, judge_version: str) -> dict[tuple[str, str], bytes]:
     """``{(run_id, case_id): judgment.json bytes}`` for every judgment in ``frames``."""
     digest = sql_digest()
     checks: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-    for row in frames.checks.iter_rows(named=True) if frames.checks.height else []:
-        checks[(row["run_id"], row["case_id"], row["bucket"])].append({
-            "check_id": row["check_id"],
-            "kind": row["kind"],
-            "required": row["required"],
-            "soft": row["soft"],
-            "weight": _num(row["weight"]),
-            "passed": row["passed"],
-            "reason": row["reason"],
-            "evidence": _evidence(row),
+    for (run_id, case_id, bucket, check_id, kind, required, soft, weight, passed, reason,
+         ev_file, ev_path, ev_line, ev_excerpt) in _columns(frames.checks, _CHECK_COLS):
+        evidence = ({"file": ev_file, "path": ev_path, "line": ev_line, "excerpt": ev_excerpt}
+                    if ev_file is not None or ev_path is not None or ev_line is not None
+                    or ev_excerpt is not None else None)
+        checks[(run_id, case_id, bucket)].append({
+            "check_id": check_id,
+            "kind": kind,
+            "required": required,
+            "soft": soft,
+            "weight": _num(weight),
+            "passed": passed,
+            "reason": reason,
+            "evidence": evidence,
         })
     buckets: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for row in frames.buckets.iter_rows(named=True):
-        key = (row["run_id"], row["case_id"])
-        buckets[key].append({
-            "bucket": row["bucket"],
-            "status": row["status"],
-            "score": _num(row["score"]),
-            "max_score": _num(row["max_score"]),
-            "reason": row["reason"],
-            "checks": checks.get((*key, row["bucket"]), []),
+    for run_id, case_id, bucket, status, score, max_score, reason in _columns(
+            frames.buckets, _BUCKET_COLS):
+        buckets[(run_id, case_id)].append({
+            "bucket": bucket,
+            "status": status,
+            "score": _num(score),
+            "max_score": _num(max_score),
+            "reason": reason,
+            "checks": checks.get((run_id, case_id, bucket), []),
         })
     facts: dict[tuple[str, str], dict[str, bool]] = defaultdict(dict)
-    for row in frames.facts.iter_rows(named=True) if frames.facts.height else []:
-        facts[(row["run_id"], row["case_id"])][row["fact"]] = row["value"]
-    scope = {(r["run_id"], r["case_id"]): r for r in frames.scope.iter_rows(named=True)}
+    for run_id, case_id, fact, value in _columns(frames.facts,
+                                                 ("run_id", "case_id", "fact", "value")):
+        facts[(run_id, case_id)][fact] = value
+    scope = {(r[0], r[1]): r[2:] for r in _columns(frames.scope, _SCOPE_COLS)}
     out: dict[tuple[str, str], bytes] = {}
-    for row in frames.judgments.iter_rows(named=True):
-        key = (row["run_id"], row["case_id"])
-        sc = scope.get(key, {})
+    for (run_id, case_id, case_type, rules_hash, scoring_profile, verdict, subtype, step, score,
+         raw_score, hard_gate, reason) in _columns(frames.judgments, _JUDGMENT_COLS):
+        key = (run_id, case_id)
+        status, bundle_reason, bundle_dir, case_dir, workspace_id = scope.get(
+            key, (None, None, None, None, None))
         packet = {
             "judgment_version": JUDGMENT_VERSION,
             "judge_version": judge_version,
             "judge_sql_digest": digest,
-            "run_id": row["run_id"],
-            "case_id": row["case_id"],
-            "case_type": row["case_type"],
-            "rules_hash": row["rules_hash"],
-            "scoring_profile": row["scoring_profile"],
-            "verdict": row["verdict"],
-            "subtype": row["subtype"],
-            "precedence_step": row["step"],
-            "score": _num(row["score"]),
-            "raw_score": _num(row["raw_score"]),
-            "hard_gate": row["hard_gate"],
-            "reason": row["reason"],
+            "run_id": run_id,
+            "case_id": case_id,
+            "case_type": case_type,
+            "rules_hash": rules_hash,
+            "scoring_profile": scoring_profile,
+            "verdict": verdict,
+            "subtype": subtype,
+            "precedence_step": step,
+            "score": _num(score),
+            "raw_score": _num(raw_score),
+            "hard_gate": hard_gate,
+            "reason": reason,
             "bundle": {
-                "status": sc.get("bundle_status"),
-                "reason": sc.get("bundle_reason"),
-                "dir": _rel(sc.get("bundle_dir"), sc.get("case_dir")),
-                "workspace_id": sc.get("workspace_id"),
+                "status": status,
+                "reason": bundle_reason,
+                "dir": _rel(bundle_dir, case_dir),
+                "workspace_id": workspace_id,
             },
             "buckets": buckets.get(key, []),
             "facts": dict(sorted(facts.get(key, {}).items())),
