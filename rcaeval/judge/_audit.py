@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from rcaeval._paths import read_query
+from rcaeval._paths import read_query, read_statement
 from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import InputError, RcaevalError
@@ -67,7 +67,7 @@ def raw_connection(con: Any) -> duckdb.DuckDBPyConnection:
 
 
 def _require_schema(con: duckdb.DuckDBPyConnection) -> None:
-    have = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    have = {r[0] for r in con.execute(read_statement("judge_io/table_names.sql")).fetchall()}
     need = {"case_meta", "raw_bundle", "rule_check", "eval_fact", "eval_judgment"}
     if not need <= have:
         raise InputError(
@@ -142,7 +142,7 @@ def _oom_guard(con: duckdb.DuckDBPyConnection, n_runs: int, call: Any) -> Any:
         oom = exc if isinstance(exc, duckdb.OutOfMemoryException) else exc.__cause__
         if not isinstance(oom, duckdb.OutOfMemoryException):
             raise
-        limit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        limit = con.execute(read_query("store/current_memory_limit.sql")).fetchall()[0][0]
         raise InputError(
             f"DuckDB ran out of memory judging {n_runs} case runs in one pass "
             f"(memory_limit {limit}): raise it (--memory-limit, $RCAEVAL_DB_MEMORY_LIMIT, "

@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from rcaeval._paths import read_query
+from rcaeval._paths import read_query, read_statement
 from rcaeval.errors import InputError
 from rcaeval.judge._rules import RULE_TABLES
 
@@ -26,7 +26,8 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
     con.register(name, data)
     try:
         cols = ", ".join(data.column_names)
-        con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {name}")
+        con.execute(read_statement("judge_io/rule_rows_insert.sql", table=table, columns=cols,
+                                   view=name))
     finally:
         con.unregister(name)
 
@@ -58,16 +59,16 @@ def validate_rule_regexes(con: duckdb.DuckDBPyConnection, tables: Mapping[str, p
     distinct = sorted({p[0] for p in patterns})
     con.register("__rcaeval_patterns", pa.table({"p": pa.array(distinct, pa.string())}))
     try:
-        con.execute("SELECT count(*) FROM __rcaeval_patterns WHERE regexp_matches('', p)"
-                    ).fetchall()
+        con.execute(read_statement("judge_io/rule_regexes_compile.sql")).fetchall()
         return
     except duckdb.Error:
         pass
     finally:
         con.unregister("__rcaeval_patterns")
+    probe = read_statement("registry/re2_compile.sql")
     for pattern, case_id, field, what in patterns:
         try:
-            con.execute("SELECT regexp_matches('', $p)", {"p": pattern}).fetchall()
+            con.execute(probe, {"pattern": pattern}).fetchall()
         except duckdb.Error as exc:
             raise InputError(f"{what}: not a valid RE2 pattern: {exc}",
                              file=f"cases/{case_id}/judge.yaml", field=field) from exc
@@ -85,10 +86,7 @@ def load_rules(
     con.execute("BEGIN TRANSACTION")
     try:
         for table in RULE_TABLES:
-            con.execute(
-                f"DELETE FROM {table} WHERE (case_id, rules_hash) IN "
-                "(SELECT case_id, rules_hash FROM __rcaeval_rule_keys)"
-            )
+            con.execute(read_statement("judge_io/rule_rows_delete.sql", table=table))
             if tables[table].num_rows:
                 _insert(con, table, tables[table])
         con.execute("COMMIT")

@@ -16,6 +16,8 @@ from functools import lru_cache
 
 import duckdb
 
+from rcaeval._paths import read_statement
+
 _LOCK = threading.Lock()
 
 
@@ -28,7 +30,8 @@ def _re2() -> duckdb.DuckDBPyConnection:
 def _re2_compile_error(pattern: str) -> str | None:
     with _LOCK:
         try:
-            _re2().execute("SELECT regexp_matches('', ?)", [pattern]).fetchall()
+            _re2().execute(read_statement("registry/re2_compile.sql"),
+                           {"pattern": pattern}).fetchall()
         except duckdb.Error as exc:
             msg = str(exc).split("Error: ", 1)[-1]
             return f"pattern {pattern!r} is not valid RE2: {msg}"

@@ -261,8 +261,8 @@ def reset_cases(store: Any, run_id: str, case_ids: Sequence[str], run_dir: Path)
     with store.transaction():
         for cid in case_ids:
             for table in tables:
-                store.con.execute(f"DELETE FROM {table} WHERE run_id = $r AND case_id = $c",
-                                  {"r": run_id, "c": cid})
+                store.con.execute(q("delete_case_rows").replace("{table}", table),
+                                  {"run_id": run_id, "case_id": cid})
             store.con.execute(q("reset_case"), {"run_id": run_id, "case_id": cid})
         store.con.execute(q("reopen_run"), {"run_id": run_id})
     for cid in case_ids:
@@ -275,7 +275,8 @@ def drop_run(store: Any, run_id: str, audit_root: Path | None = None) -> None:
     tables = case_tables(store, whole_run=True)
     with store.transaction():
         for table in tables:
-            store.con.execute(f"DELETE FROM {table} WHERE run_id = $r", {"r": run_id})
+            store.con.execute(q("delete_run_rows").replace("{table}", table),
+                              {"run_id": run_id})
     if audit_root is not None and (audit_root / run_id).is_dir():
         shutil.rmtree(audit_root / run_id)
 

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
-from rcaeval._paths import read_query
+from rcaeval._paths import read_query, read_statement
 from rcaeval.semantic._config import Prompt, SemanticConfig, load_prompt
 from rcaeval.semantic._context import Key, build_contexts, canonical, file_bytes, sha256
 from rcaeval.semantic._models import SemanticPacket
@@ -338,7 +338,7 @@ _ARROW = {"VARCHAR": pa.string(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int32(),
 
 
 def _table(rows: list[dict[str, Any]], con: Any, table: str, ts: pa.DataType) -> pa.Table:
-    cols = con.execute(f"DESCRIBE {table}").fetchall()
+    cols = con.execute(read_statement("semantic/table_columns.sql", table=table)).fetchall()
     schema = pa.schema([(c[0], ts if c[1].startswith("TIMESTAMP") else _ARROW[c[1]])
                         for c in cols])
     return pa.Table.from_pylist(rows, schema=schema)

@@ -249,3 +249,31 @@ def test_load_rules_names_a_pattern_re2_rejects():
     load_rules(con, flatten_rules(CASE, judge_spec(), rules_hash="h"))  # replaces, no dupes
     n = con.execute("SELECT count(*) FROM rule_check").fetchall()[0][0]
     assert n == flatten_rules(CASE, judge_spec(), rules_hash="h")["rule_check"].num_rows
+
+
+def test_judging_a_connection_without_the_store_schema_says_how_to_open_it():
+    from rcaeval.judge._audit import register_cases
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE case_meta (x INTEGER)")
+    with pytest.raises(InputError, match=re.escape(
+            "the store lacks tables ['eval_fact', 'eval_judgment', 'raw_bundle', 'rule_check']: "
+            "open it with rcaeval.store.connect()")):
+        register_cases(con, [], {})
+
+
+def test_out_of_memory_while_judging_names_the_memory_limit():
+    from rcaeval.judge._audit import _oom_guard
+
+    con = duckdb.connect()
+    con.execute("SET memory_limit = '123MB'")
+    limit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+
+    def judge() -> None:
+        raise duckdb.OutOfMemoryException("out of memory here")
+
+    with pytest.raises(InputError, match=re.escape(
+            f"judging 7 case runs in one pass (memory_limit {limit}): raise it")) as err:
+        _oom_guard(con, 7, judge)
+    assert err.value.field == "memory_limit" and "out of memory here" in str(err.value)
+    assert _oom_guard(con, 7, lambda: 42) == 42
