@@ -25,7 +25,7 @@ from rcaeval.extract._group import GroupBuilder, GroupTables
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
 from rcaeval.extract._schema import RAW_TABLES
-from rcaeval.store import checkpoint, checkpoints_deferred, release_cache
+from rcaeval.store import checkpoint, checkpoints_deferred, pin_utc, release_cache
 
 _CASE_MARKERS = ("manifest.json", "output.txt", "evidences", "workspace", "transcript.json")
 
@@ -304,7 +304,7 @@ def extract_cases(
         raise TypeError(f"extract_cases needs a DuckDB connection, got {type(con).__name__}")
     if workers is None:
         workers = min(2, os.cpu_count() or 1)
-    con.execute("SET TimeZone='UTC'")
+    pin_utc(con)
     summary = ExtractSummary()
     (threads,) = con.execute(read_query("extract/bulk_settings_read.sql")).fetchone()
     _settings(con, 1)

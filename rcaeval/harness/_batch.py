@@ -30,6 +30,7 @@ from rcaeval.harness._contract import RcaResponse
 from rcaeval.harness._gates import GATE_IDS
 from rcaeval.harness._io import Record, read_responses, unwrap
 from rcaeval.harness._result import CHECK_SCHEMA, DIMENSIONS, HarnessResult
+from rcaeval.store import pin_utc
 
 RESULT_SCHEMA: dict[str, Any] = {
     "record": pl.Int64, "record_id": pl.Utf8, "line": pl.Int64,
@@ -190,7 +191,7 @@ def summarize(batch: BatchResult) -> dict[str, pl.DataFrame]:
     status) and ``checks`` (pass rate and mean points per gate / scoring rule)."""
     con = duckdb.connect()
     try:
-        con.execute("SET TimeZone='UTC'")
+        pin_utc(con)
         con.register("harness_results", batch.results.to_arrow())
         con.register("harness_checks", batch.checks.to_arrow())
         return {

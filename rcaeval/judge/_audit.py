@@ -33,7 +33,7 @@ from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
 from rcaeval.judge._unloadable import describe_load_error, record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
-from rcaeval.store import checkpoint, checkpoints_deferred, release_cache
+from rcaeval.store import checkpoint, checkpoints_deferred, pin_utc, release_cache
 
 BULK_MEMORY_LIMIT = "1GB"
 """DuckDB ``memory_limit`` that ``rcaeval judge`` (and bench/bench_judge.py) sets on a file
@@ -318,7 +318,7 @@ def judge_audit(
     _check_chunk_size(chunk_size)
     db = raw_connection(con)
     _require_schema(db)
-    db.execute("SET TimeZone = 'UTC'")
+    pin_utc(db)
     root = Path(audit_root)
     try:
         refs = discover_case_dirs(root)

@@ -25,6 +25,7 @@ from rcaeval.errors import InputError
 from rcaeval.extract import elided_table
 from rcaeval.grammar import NEVER_MATCHES, REGEX_KEYS, defaults_digest_bytes, detector_regexes
 from rcaeval.judge._profiles import load_profiles, profile_tables
+from rcaeval.store import pin_utc
 
 STAGES_FILE = "judge/stages.txt"
 """The stage manifest: the judge's run order (its header says how to read it)."""
@@ -216,7 +217,7 @@ def detect_outputs(con: duckdb.DuckDBPyConnection, keys: Any) -> None:
     that DuckDB compiles per query, a cost independent of the number of runs: per block
     instead of per chunk, it is paid once for many chunks. Keys must already be validated
     (:func:`scope_keys`)."""
-    con.execute("SET TimeZone = 'UTC'")
+    pin_utc(con)
     _set_keys(con, keys)
     _run(con, "rules/scope.sql")
     _run(con, "judge/block_output_sentences.sql")
@@ -247,7 +248,7 @@ def scope_keys(
     case_id, the order of every judge frame. Cheap (one row per key): callers use it to
     validate everything before judging in chunks."""
     profiles = profiles if profiles is not None else load_profiles()
-    con.execute("SET TimeZone = 'UTC'")
+    pin_utc(con)
     _set_keys(con, keys)
     _run(con, "rules/scope.sql")
     _check_scope(con, profiles)
@@ -275,7 +276,7 @@ def run_judge_sql(
     ``detected``: :func:`detect_outputs` already ran the output detectors over a set of keys
     containing ``keys``; their sentence matches are taken from it (same rows)."""
     profiles = profiles if profiles is not None else load_profiles()
-    con.execute("SET TimeZone = 'UTC'")
+    pin_utc(con)
     _set_keys(con, keys)
     steps = {
         "check_scope": lambda: _check_scope(con, profiles),

@@ -26,6 +26,7 @@ from rcaeval.judge._audit import (
 from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._unloadable import record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
+from rcaeval.store import pin_utc
 
 
 def rejudge_store(
@@ -54,7 +55,7 @@ def rejudge_store(
     _check_chunk_size(chunk_size)
     db = raw_connection(con)
     _require_schema(db)
-    db.execute("SET TimeZone = 'UTC'")
+    pin_utc(db)
     rows = db.execute(read_query("judge/stored_case_runs.sql"), {"run_id": run_id}).fetchall()
     if not rows:
         raise NotFoundError("no extracted case runs in the store"

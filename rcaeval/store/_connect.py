@@ -291,6 +291,13 @@ def checkpoints_deferred(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         checkpoint(con)
 
 
+def pin_utc(con: duckdb.DuckDBPyConnection) -> None:
+    """``SET TimeZone = 'UTC'`` on ``con`` (``queries/store/timezone_utc.sql``): what every
+    connection rcaeval opens, or is handed, runs first, so timestamps do not depend on the
+    machine's zone."""
+    con.execute(read_query("store/timezone_utc.sql"))
+
+
 def apply_resource_settings(
     con: duckdb.DuckDBPyConnection, *, memory_limit: str | None, threads: int | None
 ) -> None:
@@ -339,7 +346,7 @@ def open_connection(
         except duckdb.Error as exc:  # not a DuckDB file, ...
             raise InputError(f"cannot open the store: {exc}", file=str(path)) from exc
     try:
-        con.execute("SET TimeZone = 'UTC'")
+        pin_utc(con)
         apply_resource_settings(con, memory_limit=memory_limit, threads=threads)
     except BaseException:
         con.close()
