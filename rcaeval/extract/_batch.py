@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from rcaeval._paths import read_query
+from rcaeval._paths import read_query, read_statement
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.extract._case import CaseRef, case_parts, error_parts
 from rcaeval.extract._group import GroupBuilder, GroupTables
@@ -202,8 +202,7 @@ holds more than this many bytes (docs/extract.md, "Batching and parallelism").""
 
 
 def _settings(con: duckdb.DuckDBPyConnection, threads: int) -> None:
-    sql = read_query("extract/bulk_settings.sql")
-    con.execute(sql.replace("{threads}", str(int(threads))))
+    con.execute(read_statement("extract/bulk_settings.sql", threads=str(int(threads))))
 
 
 _KEYS_VIEW = "_rcaeval_extract_keys"
@@ -238,14 +237,13 @@ def _flush(con: duckdb.DuckDBPyConnection,
     inserted: Counter[str] = Counter()
     refs = [ref for group, _ in batch for ref in group.refs]
     keys = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
-    insert = read_query("extract/insert_rows.sql")
     con.execute("BEGIN TRANSACTION")
     try:
         con.register(_KEYS_VIEW, keys)
         stale, lo, hi, base = con.execute(read_query("extract/stale_keys.sql")).fetchall()[0]
         if stale:
             for table in RAW_TABLES:
-                con.execute(read_query("extract/delete_keys.sql").replace("{table}", table),
+                con.execute(read_statement("extract/delete_keys.sql", table=table),
                             {"lo": lo, "hi": hi})
         for table in RAW_TABLES:
             rows = _batch_rows(batch, table)
@@ -253,7 +251,7 @@ def _flush(con: duckdb.DuckDBPyConnection,
                 continue
             con.register(_ROWS_VIEW, rows)
             try:
-                con.execute(insert.replace("{table}", table), {"base": base})
+                con.execute(read_statement("extract/insert_rows.sql", table=table), {"base": base})
             finally:
                 con.unregister(_ROWS_VIEW)
             inserted[table] += rows.num_rows

@@ -207,7 +207,7 @@ def _release_chunk_inputs(con: duckdb.DuckDBPyConnection) -> None:
     the least the judge holds."""
     for table in RAW_TABLES:
         if table != "raw_bundle":
-            con.execute(read_query("judge/drop_chunk_input.sql").replace("{table}", table))
+            con.execute(read_statement("judge/drop_chunk_input.sql", table=table))
     checkpoint(con)
     release_cache(con)
 

@@ -17,7 +17,7 @@ import orjson
 import polars as pl
 import pyarrow as pa
 
-from rcaeval._paths import read_query
+from rcaeval._paths import read_query, read_statement
 from rcaeval.judge._pipeline import JudgeFrames, sql_digest
 
 JUDGMENT_VERSION = 1
@@ -206,7 +206,7 @@ def write_results(
         try:
             for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
                           "eval_detector_hit", *_present(con, SHADOW_TABLES)):
-                con.execute(read_query("judge/delete_scope.sql").replace("{table}", table))
+                con.execute(read_statement("judge/delete_scope.sql", table=table))
             con.execute(read_query("judge/write_facts.sql"))
             con.execute(read_query("judge/write_checks.sql"))
             con.execute(read_query("judge/write_detector_hits.sql"))

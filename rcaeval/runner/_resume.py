@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from rcaeval._paths import read_query
+from rcaeval._paths import read_query, read_statement
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.registry._suite import DEFAULT_TOOLS_MODE
 from rcaeval.runner._execute import CaseExecution
@@ -261,7 +261,7 @@ def reset_cases(store: Any, run_id: str, case_ids: Sequence[str], run_dir: Path)
     with store.transaction():
         for cid in case_ids:
             for table in tables:
-                store.con.execute(q("delete_case_rows").replace("{table}", table),
+                store.con.execute(read_statement("runner/delete_case_rows.sql", table=table),
                                   {"run_id": run_id, "case_id": cid})
             store.con.execute(q("reset_case"), {"run_id": run_id, "case_id": cid})
         store.con.execute(q("reopen_run"), {"run_id": run_id})
@@ -275,7 +275,7 @@ def drop_run(store: Any, run_id: str, audit_root: Path | None = None) -> None:
     tables = case_tables(store, whole_run=True)
     with store.transaction():
         for table in tables:
-            store.con.execute(q("delete_run_rows").replace("{table}", table),
+            store.con.execute(read_statement("runner/delete_run_rows.sql", table=table),
                               {"run_id": run_id})
     if audit_root is not None and (audit_root / run_id).is_dir():
         shutil.rmtree(audit_root / run_id)
