@@ -33,7 +33,13 @@ from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
 from rcaeval.judge._unloadable import describe_load_error, record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
-from rcaeval.store import checkpoint, checkpoints_deferred, pin_utc, release_cache
+from rcaeval.store import (
+    base_tables,
+    checkpoint,
+    checkpoints_deferred,
+    pin_utc,
+    release_cache,
+)
 
 BULK_MEMORY_LIMIT = "1GB"
 """DuckDB ``memory_limit`` that ``rcaeval judge`` (and bench/bench_judge.py) sets on a file
@@ -67,7 +73,7 @@ def raw_connection(con: Any) -> duckdb.DuckDBPyConnection:
 
 
 def _require_schema(con: duckdb.DuckDBPyConnection) -> None:
-    have = {r[0] for r in con.execute(read_statement("judge_io/table_names.sql")).fetchall()}
+    have = set(base_tables(con))
     need = {"case_meta", "raw_bundle", "rule_check", "eval_fact", "eval_judgment"}
     if not need <= have:
         raise InputError(

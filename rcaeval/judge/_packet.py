@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from rcaeval._paths import read_query, read_statement
 from rcaeval.judge._pipeline import JudgeFrames, sql_digest
+from rcaeval.store import base_tables
 
 JUDGMENT_VERSION = 1
 """The judgment.json layout version."""
@@ -172,7 +173,7 @@ them, so they are deleted with it (the semantic cache keeps the provider's answe
 
 
 def _present(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> list[str]:
-    have = {r[0] for r in con.execute(read_query("judge/store_tables.sql")).fetchall()}
+    have = set(base_tables(con))
     return [t for t in tables if t in have]
 
 

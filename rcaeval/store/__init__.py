@@ -36,6 +36,7 @@ from rcaeval.store._migrations import (
     discover_migrations,
 )
 from rcaeval.store._parquet import IMPORT_MODES
+from rcaeval.store._sqlnames import base_tables
 from rcaeval.store._store import BUCKET_ORDER, Store
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "AppliedMigration",
     "Migration",
     "Store",
+    "base_tables",
     "checkpoint",
     "checkpoints_deferred",
     "checksum_text",
