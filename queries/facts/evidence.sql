@@ -1,7 +1,8 @@
 -- Evidence facts: evidence.*, channel.*, signal.*.
 -- Inputs: the file inventory, metrics/queries/log lines/events as extracted, JSON values of
--- the report, collection_errors.json, ticket_context.json and component_health.json, and
--- telemetry. Same row shape as facts/trace.sql (witness rows are true; base.sql fills false).
+-- the report, collection_errors.json, gate_checks.json, ticket_context.json and
+-- component_health.json, and telemetry. Same row shape as facts/trace.sql (witness rows are
+-- true; base.sql fills false).
 
 -- One witness per case run: its first metric point (by path, then excerpt) of a series with a
 -- value. base.sql picks a fact's first row in that same order (after value, rank and file,
@@ -109,6 +110,14 @@ SELECT e.run_id, e.case_id, 'channel.events_observed', true, 1,
        left(concat_ws(' ', e.type, e.object, e.reason, e.message), 300)
 FROM j_raw_event AS e
 JOIN j_scope AS k ON k.run_id = e.run_id AND k.case_id = e.case_id
+
+UNION ALL
+-- channel.alerts_observed: gate_checks.json lists an alert or gate check
+SELECT run_id, case_id, 'channel.alerts_observed', true, 1,
+       'gate_checks.json lists ' || length::VARCHAR || ' check(s)', file, path, NULL, NULL
+FROM fx_json
+WHERE base_name_eq(file, 'gate_checks.json') AND path = '$.checks'
+  AND type = 'array' AND length > 0
 
 UNION ALL
 -- channel.ticket_context_observed: a ticket id or alerts in ticket_context.json ...

@@ -45,6 +45,13 @@ REF_TYPES = {"metric": "metrics", "query": "queries", "log": "logs", "event": "e
 
 QUERY_KINDS = ("slow_query", "top_sql", "plan", "kill")
 
+GATE_CHECKS = "evidences/gate_checks.json"
+"""The alerts channel's file: alert-rule and gate-check evaluations (``{"checks": [...]}``)."""
+
+GATE_STATUSES = ("pass", "fail", "warn")
+"""A check's ``status``: ``fail`` when the rule fired / the gate failed, ``warn`` when it is
+pending or degraded, ``pass`` otherwise."""
+
 MILESTONES = (
     "architecture_context.loaded",
     "guardrails.loaded",

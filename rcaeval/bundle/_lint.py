@@ -48,6 +48,8 @@ RULES: dict[str, tuple[str, str]] = {
                       "metrics channel and metric checks do not see them"),
     "log_entry": ("evidence_collection", "the entry is not a log line the judge can match"),
     "query_kind": ("critical_evidence", "kind-based checks (kill queries) do not see it"),
+    "gate_check": ("critical_evidence", "checks reading gate_checks.json ($.checks[*].detail) "
+                   "do not see it, and the alerts channel is not observed"),
     "milestone": ("workflow", "a required workflow check fails -> workflow partial, and "
                   "required_workflow_present fails -> invalid (execution_contract_fail)"),
     "milestone_optional": ("workflow", "an optional workflow check fails (no verdict change)"),
@@ -146,6 +148,7 @@ def lint_bundle(case_dir: str | Path, *, case: str | Path | None = None,
     _lint_report(lt, report if isinstance(report, dict) else {},
                  manifest if isinstance(manifest, dict) else {}, scope)
     ids = _lint_evidence(lt, report if isinstance(report, dict) else {})
+    _lint_gate_checks(lt)
     _lint_telemetry(lt)
     _lint_patch(lt, ids)
     out = lt.find(C.OUTPUT)
@@ -280,6 +283,24 @@ def _record_ok(lt: _Linter, ch: str, where: str, rec: dict[str, Any]) -> int:
         lt.add("warning", where, "query_kind", f"kind {rec['kind']!r} is not one of "
                + ", ".join(C.QUERY_KINDS))
     return 1
+
+
+def _lint_gate_checks(lt: _Linter) -> None:
+    """The alerts channel's file, when there is one: every check a name, a known status and
+    a detail string."""
+    items = _records(lt, C.GATE_CHECKS, C.LIST_KEYS[C.GATE_CHECKS])
+    for i, rec in enumerate(items or []):
+        where = f"{lt.rel(C.GATE_CHECKS)} [checks[{i}]]"
+        if not isinstance(rec, dict):
+            lt.add("error", where, "gate_check", "a check must be a JSON object")
+            continue
+        if not isinstance(rec.get("name"), str) or not rec["name"].strip():
+            lt.add("error", where, "gate_check", "check has no name")
+        if not isinstance(rec.get("detail"), str):
+            lt.add("error", where, "gate_check", "check has no detail string")
+        if rec.get("status") not in C.GATE_STATUSES:
+            lt.add("warning", where, "gate_check", f"status {rec.get('status')!r} is not one "
+                   "of " + ", ".join(C.GATE_STATUSES))
 
 
 def _lint_telemetry(lt: _Linter) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.bundle import _contract as C
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/@+-]{0,199}$")
@@ -122,6 +123,8 @@ class BundleWriter:
             {"attempted": False, "status": "not_collected", "count": 0} for ch in C.CHANNELS}
         self.errors = _load(self.root / "evidences/collection_errors.json", "errors")
         self.components = _load(self.root / "evidences/component_health.json", "components")
+        self.checks = {str(c.get("id") or c.get("name")): c
+                       for c in _load(self.root / C.GATE_CHECKS, "checks")}
         self.findings = _load(self.root / C.PATCH, "items")
         self.analysis: dict[str, Any] = prev.get("analysis") if isinstance(
             prev.get("analysis"), dict) else {}
@@ -162,9 +165,14 @@ class BundleWriter:
             self.flush()
 
     def channel_error(self, channel: str, error: str, *, source: str = "agent") -> None:
-        """Record that ``channel`` could not be collected (``collection_errors.json``)."""
-        self.attempt(channel, count_only=True)
-        self.channels[channel]["status"] = "error"
+        """Record that ``channel`` could not be collected (``collection_errors.json``); a
+        channel of the report (:data:`CHANNELS`) also gets status ``error`` there."""
+        if channel not in EVIDENCE_CHANNELS:
+            raise BundleError("channel", f"unknown channel {channel!r} "
+                              f"({', '.join(EVIDENCE_CHANNELS)})")
+        if channel in C.CHANNELS:
+            self.attempt(channel, count_only=True)
+            self.channels[channel]["status"] = "error"
         self.errors.append({"channel": channel, "source": source, "error": str(error),
                             "ts": utc_now()})
         self.flush()
@@ -247,6 +255,33 @@ class BundleWriter:
         self.components = list(merged.values())
         _dump(self.root / "evidences/component_health.json", {"components": self.components})
 
+    def add_gate_checks(self, checks: Iterable[Mapping[str, Any]]) -> list[str]:
+        """Alert-rule / gate-check evaluations into ``evidences/gate_checks.json`` (the
+        alerts channel), merged by id; returns their ids.
+
+        Each check needs a ``name``, a ``status`` (``pass``/``fail``/``warn``: ``fail`` when
+        the rule fired or the gate failed) and a ``detail`` string (what critical-evidence
+        checks match, ``$.checks[*].detail``). ``id`` defaults to ``G-<name>``.
+        """
+        out = []
+        for i, c in enumerate(checks):
+            name, status, detail = c.get("name"), c.get("status"), c.get("detail")
+            if not isinstance(name, str) or not name.strip():
+                raise BundleError("gate_check", f"gate check {i}: name must be a non-empty "
+                                  "string")
+            rid = check_id(c["id"] if c.get("id") is not None else
+                           "G-" + re.sub(r"[^A-Za-z0-9_.:-]+", "_", name.strip()),
+                           f"gate check {name!r}")
+            if status not in C.GATE_STATUSES:
+                raise BundleError("gate_check", f"gate check {rid}: status {status!r} is not "
+                                  f"one of {', '.join(C.GATE_STATUSES)}")
+            if not isinstance(detail, str):
+                raise BundleError("gate_check", f"gate check {rid}: detail must be a string")
+            self.checks[rid] = {"id": rid, **{k: v for k, v in c.items() if k != "id"}}
+            out.append(rid)
+        _dump(self.root / C.GATE_CHECKS, {"checks": list(self.checks.values())})
+        return out
+
     def set_ticket(self, ticket: Mapping[str, Any]) -> None:
         """``evidences/ticket_context.json`` plus the ``ticket_context.loaded`` milestone."""
         tid, alerts = ticket.get("ticket_id"), ticket.get("alerts")
@@ -269,6 +304,8 @@ class BundleWriter:
         summary = {"channels": self.channels,
                    "ids": {ch: list(self.records[ch]) for ch in C.CHANNELS},
                    "collection_errors": self.errors, **(extra or {})}
+        if self.checks:
+            summary["ids"]["alerts"] = list(self.checks)
         _dump(self.root / C.SUMMARY_FILES[0], summary)
         self.milestone("summary.read")
         return summary

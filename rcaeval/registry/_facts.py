@@ -42,6 +42,7 @@ FACTS: dict[str, str] = {
     "channel.ticket_context_observed": (
         "ticket_context.json has a ticket id or alerts, or telemetry has ticket_context.loaded"
     ),
+    "channel.alerts_observed": "gate_checks.json lists at least one alert or gate check",
     "channel.query_or_metric_observed": "queries or metrics observed",
     "channel.events_collection_attempted": (
         "telemetry has events_query.attempted or the report's channels.events.attempted is true"

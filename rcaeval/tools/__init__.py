@@ -10,14 +10,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rcaeval.tools._catalog import (
+    ALWAYS_WRITTEN,
+    ON_OUTAGE,
+    TOOL_OUTPUTS,
+    ToolOutput,
+    bundle_path,
+    tool_output,
+    tools_of_channel,
+    tools_writing,
+    written_files,
+)
 from rcaeval.tools._data import CaseData, load_case_data
 from rcaeval.tools._tools import IncidentTools, ToolInputError
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["CaseData", "IncidentTools", "ToolInputError", "build_server", "load_case_data",
-           "serve"]
+__all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "TOOL_OUTPUTS", "CaseData", "IncidentTools",
+           "ToolInputError", "ToolOutput", "build_server", "bundle_path", "load_case_data",
+           "serve", "tool_output", "tools_of_channel", "tools_writing", "written_files"]
 
 
 def build_server(tools: IncidentTools) -> MCPServer:

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from rcaeval.bundle._casemeta import read_case_meta
+from rcaeval.bundle._contract import GATE_STATUSES
 from rcaeval.bundle._writer import BundleError, parse_time
 from rcaeval.errors import InputError
 
@@ -75,6 +76,7 @@ class CaseData:
     queries: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
+    checks: list[dict[str, Any]] = field(default_factory=list)
     unavailable: frozenset[str] = frozenset()
 
     def data_range(self) -> tuple[str | None, str | None]:
@@ -102,8 +104,9 @@ def _iso(dt: datetime) -> str:
 def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None) -> CaseData:
     """Read a case dir's run-visible metadata and its ``incident/`` data (or ``incident_dir``).
 
-    Stable ids: a log line is ``L-<instance>-<line number>`` of its file; series, queries and
-    events keep the ids the data assigns, else ``M-<name>-<instance>``, ``Q-<n>``, ``EV-<n>``.
+    Stable ids: a log line is ``L-<instance>-<line number>`` of its file; series, queries,
+    events and alert checks keep the ids the data assigns, else ``M-<name>-<instance>``,
+    ``Q-<n>``, ``EV-<n>``, ``G-<n>``.
     """
     base = Path(case_dir)
     if not base.is_dir():
@@ -149,4 +152,15 @@ def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None)
         data.events.append({**e, "id": str(e.get("id") or f"EV-{i:04d}")})
     cpath = inc / "component_health.json"
     data.components = _list(_json(cpath, "component_health.json"), "components", cpath)
+    apath = inc / "alerts.json"
+    for i, c in enumerate(_list(_json(apath, "alerts.json"), "checks", apath), start=1):
+        for key in ("name", "status", "detail"):
+            if not isinstance(c.get(key), str) or not c[key].strip():
+                raise InputError(f"check {i} needs a {key} string", file=str(apath),
+                                 field=f"checks[{i - 1}].{key}")
+        if c["status"] not in GATE_STATUSES:
+            raise InputError(f"check {i}: status {c['status']!r} is not one of "
+                             + ", ".join(GATE_STATUSES), file=str(apath),
+                             field=f"checks[{i - 1}].status")
+        data.checks.append({**c, "id": str(c.get("id") or f"G-{i:04d}")})
     return data

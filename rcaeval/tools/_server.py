@@ -14,6 +14,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from rcaeval import __version__
+from rcaeval.tools._alerts import ALERT_LIMIT_MAX
 from rcaeval.tools._data import load_case_data
 from rcaeval.tools._tools import (
     EVENT_LIMIT_MAX,
@@ -30,7 +31,8 @@ INSTRUCTIONS = """\
 Incident tools for one database-cluster incident. Investigate like an SRE: read the ticket
 (get_ticket), the architecture (get_topology) and the guardrails (get_guardrails); then look at
 the evidence - search_logs, query_metrics (list_metrics shows names and labels), list_events,
-get_component_health, get_slow_queries - narrowing by component, instance and time range.
+get_component_health, get_slow_queries, get_alerts (alert rules and health gates that fired or
+failed) - narrowing by component, instance and time range.
 Results are paged (limit, cursor -> next_cursor). Every record carries a stable id; only what
 the tools returned counts as evidence. get_evidence_summary lists what you have collected.
 Finish with submit_report: the root cause, findings citing evidence ids, what you ruled out
@@ -123,6 +125,18 @@ def build_server(tools: IncidentTools) -> MCPServer:
                          kind: Literal["slow_query", "top_sql", "plan", "kill"] | None = None,
                          limit: int | None = None, cursor: Cursor = None) -> dict[str, Any]:
         return guarded(tools.get_slow_queries, instance, min_latency_ms, kind, limit, cursor)
+
+    @server.tool(description="Alert rules and health gates evaluated over the incident: "
+                 "which fired or failed (status fail), are pending or degraded (warn) or "
+                 "passed, with the detail each reports; failing first. Filter by status, "
+                 "name substring, component or instance, and time range; paged (at most "
+                 f"{ALERT_LIMIT_MAX}).")
+    def get_alerts(status: Literal["fail", "warn", "pass"] | None = None,
+                   name_contains: str | None = None, component: str | None = None,
+                   start: Start = None, end: End = None, limit: int | None = None,
+                   cursor: Cursor = None) -> dict[str, Any]:
+        return guarded(tools.get_alerts, status, name_contains, component, start, end, limit,
+                       cursor)
 
     @server.tool(description="What you have collected so far: per channel whether it was "
                  "queried and how many records, and every evidence id you can cite.")

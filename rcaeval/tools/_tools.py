@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from rcaeval.bundle._writer import BundleError, BundleWriter, parse_time
+from rcaeval.tools._alerts import alerts_page
 from rcaeval.tools._data import CaseData
 
 LOG_LIMIT, LOG_LIMIT_MAX = 50, 200
@@ -49,7 +50,7 @@ LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL")
 _LEVEL_ALIASES = {"WARNING": "WARN", "ERR": "ERROR", "CRITICAL": "FATAL", "CRIT": "FATAL",
                   "PANIC": "FATAL", "NOTICE": "INFO"}
 _CHANNEL_BACKENDS = {"logs": "log search", "metrics": "metrics", "queries": "slow-query log",
-                     "events": "events"}
+                     "events": "events", "alerts": "alerting"}
 
 
 class ToolInputError(ValueError):
@@ -343,6 +344,20 @@ class IncidentTools:
             ids = self.writer.add_queries(page)
             return {"queries": page, "total": len(hits), "next_cursor": nxt, "_ids": ids}
         return self.call("get_slow_queries", args, run, channel="queries")
+
+    def get_alerts(self, status: str | None = None, name_contains: str | None = None,
+                   component: str | None = None, start: str | None = None,
+                   end: str | None = None, limit: int | None = None,
+                   cursor: str | None = None) -> dict[str, Any]:
+        args = {"status": status, "name_contains": name_contains, "component": component,
+                "start": start, "end": end, "limit": limit, "cursor": cursor}
+
+        def run() -> dict[str, Any]:
+            s, e = self._range(start, end)
+            return alerts_page(self.data, self.writer, _page, ToolInputError, status=status,
+                               name_contains=name_contains, component=component, start=s,
+                               end=e, limit=limit, cursor=cursor)
+        return self.call("get_alerts", args, run, channel="alerts")
 
     # -- summary and report ------------------------------------------------------------------
     def get_evidence_summary(self) -> dict[str, Any]:

@@ -29,6 +29,8 @@ def good_bundle(root: Path) -> Path:
                    "points": [["2026-10-03T14:05:00Z", 3]]}])
     w.add_queries([{"id": "Q-1", "kind": "slow_query", "sql_text": "SELECT 1"}])
     w.add_events([{"id": "EV-1", "ts": "2026-10-03T14:06:00Z", "reason": "BackOff"}])
+    w.add_gate_checks([{"name": "infra_healthy", "status": "fail",
+                        "detail": "tikv-2 restarted 4 times"}])
     w.write_summary()
     w.add_finding("tikv-2 panicked", [("log", "L-1"), ("metric", "M-1")])
     w.set_analysis("tikv-2 panicked")
@@ -76,6 +78,8 @@ BREAKS: dict[str, Callable[[Path], object]] = {
                                  lambda d: d["entries"].append({"id": "L-2"})),
     "query_kind": lambda r: _json(r, "evidences/queries.json",
                                   lambda d: d["queries"][0].update(kind="slowish")),
+    "gate_check": lambda r: _json(r, "evidences/gate_checks.json",
+                                  lambda d: d["checks"][0].pop("detail")),
     "milestone": lambda r: _drop_tele(r, "guardrails.loaded"),
     "milestone_optional": lambda r: (_drop_tele(r, "summary.read"), (
         r / "evidences/evidence_summary_for_agent.json").unlink()),

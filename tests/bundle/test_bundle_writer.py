@@ -26,6 +26,14 @@ WINDOW = ("2026-10-03T14:00:00Z", "2026-10-03T15:00:00Z")
     (lambda w: w.add_finding("x", [("trace", "T-1")]), "ref_type"),
     (lambda w: w.add_finding("x", []), "key_evidence"),
     (lambda w: w.set_ticket({"summary": "no id"}), "ticket_context"),
+    (lambda w: w.add_gate_checks([{"status": "fail", "detail": "x"}]), "gate_check"),
+    (lambda w: w.add_gate_checks([{"name": "g", "status": "firing", "detail": "x"}]),
+     "gate_check"),
+    (lambda w: w.add_gate_checks([{"name": "g", "status": "fail", "detail": None}]),
+     "gate_check"),
+    (lambda w: w.add_gate_checks([{"id": "", "name": "g", "status": "fail", "detail": "x"}]),
+     "evidence_id"),
+    (lambda w: w.channel_error("traces", "HTTP 503"), "channel"),
     (lambda w: w.final_answer(" "), "final_answer"),
 ])
 def test_refuses_what_the_contract_forbids(tmp_path: Path, call, rule: str):
@@ -57,3 +65,25 @@ def test_a_second_writer_continues_the_bundle(tmp_path: Path):
     assert report["channels"]["metrics"] == {"attempted": True, "status": "ok", "count": 1}
     with pytest.raises(BundleError, match="already names"):
         w2.add_series([{"id": "M-1", "name": "other"}])
+
+
+def test_gate_checks_merge_by_id_and_are_summarised(tmp_path: Path):
+    w = BundleWriter(tmp_path, cluster_id="c", time_window=WINDOW)
+    assert w.add_gate_checks([{"name": "scrape health", "status": "fail", "detail": "missed 6"},
+                              {"id": "G-2", "name": "infra", "status": "pass",
+                               "detail": "all pods running"}]) == ["G-scrape_health", "G-2"]
+    w2 = BundleWriter(tmp_path)  # continues the bundle
+    w2.add_gate_checks([{"id": "G-2", "name": "infra", "status": "warn", "detail": "1 restart",
+                         "severity": "warning"}])
+    doc = orjson.loads((tmp_path / "evidences/gate_checks.json").read_bytes())
+    assert doc == {"checks": [
+        {"id": "G-scrape_health", "name": "scrape health", "status": "fail",
+         "detail": "missed 6"},
+        {"id": "G-2", "name": "infra", "status": "warn", "detail": "1 restart",
+         "severity": "warning"}]}
+    assert w2.write_summary()["ids"]["alerts"] == ["G-scrape_health", "G-2"]
+    w2.channel_error("alerts", "HTTP 503")  # the alerts channel has no report entry
+    report = orjson.loads((tmp_path / "evidences/workspace_evidence_report.json").read_bytes())
+    assert "alerts" not in report["channels"]
+    errors = orjson.loads((tmp_path / "evidences/collection_errors.json").read_bytes())
+    assert [e["channel"] for e in errors["errors"]] == ["alerts"]

@@ -149,6 +149,28 @@ def test_ticket_context_from_telemetry(db):
     assert f["value"] is True and f["evidence_line"] == 99
 
 
+def test_alerts_are_observed_when_gate_checks_lists_a_check(db):
+    rows = healthy_rows()
+    rows["raw_json"] += [
+        _js("evidences/gate_checks.json", "$.checks", "array", length=0),
+        _js("evidences/gate_checks.json", "$.checks", "array", length=2, run_id="run-2"),
+    ]
+    for table, items in healthy_rows("run-2").items():
+        rows[table] = rows[table] + items
+
+    def prefer_alerts(raw):
+        raw["judge"]["evidence_collection"] = {"preferred_channels": ["logs", "alerts"],
+                                               "min_preferred_channels": 1}
+
+    frames = judge_rows(db, rows, judge_spec(prefer_alerts))
+    assert fact(frames, "channel.alerts_observed")["value"] is False
+    f = fact(frames, "channel.alerts_observed", "run-2")
+    assert f["value"] is True and f["evidence_path"] == "$.checks" and "2 check" in f["detail"]
+    assert fact(frames, "contract.preferred_channels_all_observed")["detail"] == (
+        "not observed: alerts")
+    assert fact(frames, "contract.preferred_channels_all_observed", "run-2")["value"] is True
+
+
 def test_json_text_contains_any_is_path_scoped(db):
     """The needle sits in a sibling field: the seed's whole-document search would pass this
     check; the path-scoped method does not, while a rule without `path` still does."""
