@@ -13,7 +13,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rcaeval.cli._opts import AgentEnvOpt, DbOpt, RegistryOpt
+from rcaeval.cli._opts import (
+    AgentEnvOpt,
+    DbOpt,
+    NetworkOpt,
+    RegistryOpt,
+    SandboxBindOpt,
+    SandboxOpt,
+)
 from rcaeval.cli._semantic_opts import (
     SemanticModelOpt,
     SemanticOpt,
@@ -180,12 +187,9 @@ def register(app: typer.Typer) -> None:
             "--tools", help="How agents get the incident data: mcp (incident tools over MCP), "
             "files (incident/ copy) or both (default: the suite's execution.tools, else both).",
             show_default=False)] = None,
-        sandbox: Annotated[str, typer.Option(
-            "--sandbox", help="auto (bubblewrap where installed, else none with a warning), "
-            "bwrap (required) or none (docs/agents.md, Sandbox).")] = "auto",
-        network: Annotated[bool, typer.Option(
-            "--network/--no-network", help="Agents may use the network (default) or only "
-            "their own loopback (needs the bwrap sandbox).")] = True,
+        sandbox: SandboxOpt = "auto",
+        network: NetworkOpt = True,
+        sandbox_bind: SandboxBindOpt = None,
         executor: Annotated[str, typer.Option(
             "--executor", help="Where cases execute: local (threads here), ray (one Ray task "
             "per case on the cluster at $RAY_ADDRESS), ray:local (a Ray instance on this "
@@ -219,7 +223,7 @@ def register(app: typer.Typer) -> None:
             max_infra_retries=retries, case_ids=selected, agent_env=env,
             progress=progress, expose_case_ids=expose_case_ids, semantic=shadow,
             agent_name=agent_name, tools=tools, sandbox=sandbox, network=network,
-            executor=executor)
+            sandbox_binds=sandbox_bind or (), executor=executor)
         try:
             if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
                 run_repeated(console, store, suite, agent, repeat=repeat,

@@ -20,3 +20,14 @@ RegistryOpt = Annotated[Path | None, typer.Option(
 AgentEnvOpt = Annotated[list[str] | None, typer.Option(
     "--agent-env", help="KEY=VALUE for the agent's environment, or KEY to pass the runner's "
     "own value (repeatable).", show_default=False)]
+SandboxOpt = Annotated[str, typer.Option(
+    "--sandbox", help="auto (bubblewrap where it works, else none with a warning; an error "
+    "under CI=true), require (bubblewrap or fail; also: bwrap) or none (docs/agents.md, "
+    "Sandbox).")]
+NetworkOpt = Annotated[bool, typer.Option(
+    "--network/--no-network", help="Agents may use the network (default) or only their own "
+    "loopback (needs the sandbox).")]
+SandboxBindOpt = Annotated[list[str] | None, typer.Option(
+    "--sandbox-bind", metavar="PATH[:ro]", help="Also mount PATH in the sandbox, read-write "
+    "(PATH:ro read-only) - an agent's own files or tools beyond its program (repeatable).",
+    show_default=False)]

@@ -26,7 +26,7 @@ from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementatio
 from rcaeval import __version__
 from rcaeval.runner._acp_client import RawLog, WorkspaceClient
 from rcaeval.runner._agents import AgentOutcome, Turn, empty_usage
-from rcaeval.runner._command import agent_wrote_files, read_tail
+from rcaeval.runner._command import agent_wrote_files, stderr_digest
 from rcaeval.runner._mcp import acp_mcp_servers
 from rcaeval.runner._proc import kill_group, spawn_async
 from rcaeval.runner._sandbox import sandbox_wrapper
@@ -151,11 +151,12 @@ class AcpAgent:
         raw = RawLog(ws.runner_dir / "acp.jsonl", client)
         stderr_path = ws.runner_dir / "agent.stderr"
         with open(stderr_path, "ab") as stderr_f:
+            env = agent_env(ws, self.env)
             try:
                 proc = await spawn_async(
                     self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                    stderr=stderr_f, cwd=ws.path, env=agent_env(ws, self.env),
-                    limit=STDIO_LIMIT, wrapper=sandbox_wrapper(ws, self.argv))
+                    stderr=stderr_f, cwd=ws.path, env=env, limit=STDIO_LIMIT,
+                    wrapper=sandbox_wrapper(ws, self.argv, env))
             except OSError as exc:
                 raw.close()
                 outcome.status = "errored"
@@ -169,12 +170,12 @@ class AcpAgent:
             except _HandshakeError as exc:
                 await _wait_exit(proc, 0.2)
                 crashed = proc.returncode is not None
-                tail = read_tail(stderr_path, 500).strip()
+                key, tail = stderr_digest(stderr_path)
                 # no session, no prompt: nothing the agent did can be judged (docs/running.md)
                 outcome.status = "errored"
                 outcome.error = f"ACP handshake failed: {exc}" + (
                     f" (exit code {proc.returncode})" if crashed else "") + (
-                    f"; stderr tail: {tail}" if tail else "")
+                    f": {key}" if key else "") + (f"; stderr tail: {tail}" if tail else "")
                 outcome.infra_error = True
             finally:
                 with contextlib.suppress(Exception):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -51,6 +52,39 @@ def read_tail(path: Path, limit: int = 2000) -> str:
             return fh.read().decode("utf-8", "replace")
     except OSError:
         return ""
+
+
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_EXCEPTION_LINE = re.compile(r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b.*|"
+                             r".*(?:No such file or directory|not found|Permission denied|"
+                             r"cannot execute|Exec format error).*)$")
+START_FAILURE_CODES = (126, 127)
+"""Exit codes of a shell that could not find (127) or execute (126) the program."""
+
+
+def stderr_digest(path: Path, limit: int = 600) -> tuple[str, str]:
+    """``(exception line, tail)`` of an agent's stderr, ANSI escapes and control characters
+    stripped: the last line that names an exception or an exec failure (else the last
+    non-empty line), and the last ``limit`` characters - so a note always keeps the line that
+    says what went wrong, even when the tail is long."""
+    text = _CONTROL.sub("", _ANSI.sub("", read_tail(path, 8 * limit)))
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return "", ""
+    key = next((ln for ln in reversed(lines) if _EXCEPTION_LINE.match(ln)), lines[-1])
+    tail = "\n".join(lines)
+    return key[:300], tail[-limit:]
+
+
+def start_failure_note(n: int, code: int | None, ws: Workspace) -> tuple[str, bool]:
+    """The error for an agent that ended turn ``n`` with exit ``code`` before any output and
+    whether it looks deterministic (an exception, exit 126/127): retrying cannot help it."""
+    key, tail = ("", "") if runner_dir_problem(ws) else stderr_digest(
+        ws.runner_dir / "agent.stderr")
+    error = (f"turn {n}: the agent exited with {code} before any output (it could not start)"
+             + (f": {key}" if key else "") + (f"; stderr tail: {tail}" if tail else ""))
+    return error, code in START_FAILURE_CODES or bool(key and _EXCEPTION_LINE.match(key))
 
 
 def agent_wrote_files(ws: Workspace) -> bool:
@@ -144,12 +178,17 @@ class CommandAgent:
                 outcome.error = f"turn {n} exceeded the {limit_kind} timeout ({limit:.3g}s)"
                 break
             if result["status"] == "crashed":
+                if n == 1 and not answer and not agent_wrote_files(ws):
+                    # never produced anything: it could not start (docs/running.md)
+                    outcome.status = "errored"
+                    outcome.error, certain = start_failure_note(n, result["exit_code"], ws)
+                    outcome.infra_error = not certain
+                    break
                 outcome.status = "crashed"
-                tail = "" if runner_dir_problem(ws) else \
-                    read_tail(ws.runner_dir / "agent.stderr", 500).strip()
+                key, tail = ("", "") if runner_dir_problem(ws) else \
+                    stderr_digest(ws.runner_dir / "agent.stderr")
                 outcome.error = f"turn {n}: agent exited with {result['exit_code']}" + (
-                    f"; stderr tail: {tail}" if tail else "")
-                outcome.infra_error = n == 1 and not answer and not agent_wrote_files(ws)
+                    f": {key}" if key else "") + (f"; stderr tail: {tail}" if tail else "")
                 break
         return outcome
 
@@ -169,7 +208,7 @@ class CommandAgent:
                 open(ws.runner_dir / "agent.stderr", "ab") as ferr:
             try:
                 proc = spawn(argv, cwd=ws.path, env=env, stdin=fin, stdout=fout, stderr=ferr,
-                             wrapper=sandbox_wrapper(ws, argv))
+                             wrapper=sandbox_wrapper(ws, argv, env))
             except OSError as exc:
                 return {"spawn_error": f"cannot start {argv[0]!r}: {exc}"}
             status = "completed"

@@ -97,6 +97,7 @@ def execute_case(
     tools: str | None = None,
     sandbox: str | Sandbox | None = None,
     network: bool = True,
+    sandbox_binds: Sequence[str] = (),
     prior_attempts: Sequence[dict[str, Any]] = (),
     manifest_extra: Mapping[str, Any] | None = None,
 ) -> CaseExecution:
@@ -116,9 +117,9 @@ def execute_case(
     recorded runner-side only: the audit dir name and the manifest (``case_id``, next to
     ``case_ref``). ``tools`` (``mcp`` | ``files`` | ``both``, default ``both``) is how the
     agent gets the incident data (docs/agents.md, "Incident tools"). ``sandbox``
-    (``auto`` | ``bwrap`` | ``none``, or a resolved :class:`Sandbox`; default ``none`` here,
-    ``auto`` in ``run_suite`` and the CLI) and ``network`` choose the agent sandbox
-    (docs/agents.md, "Sandbox").
+    (``auto`` | ``require`` (``bwrap``) | ``none``, or a resolved :class:`Sandbox`; default
+    ``none`` here, ``auto`` in ``run_suite`` and the CLI), ``network`` and ``sandbox_binds``
+    (``PATH`` / ``PATH:ro``) choose the agent sandbox (docs/agents.md, "Sandbox").
 
     ``prior_attempts`` are attempts already lost elsewhere (a Ray worker that died mid-case,
     docs/distributed.md): they count against ``max_infra_retries`` and head the attempt log.
@@ -129,8 +130,8 @@ def execute_case(
                                                                   case_ref_key)
     adapter = parse_agent_spec(agent_spec, env=agent_env) if isinstance(agent_spec, str) \
         else agent_spec
-    sb = sandbox if isinstance(sandbox, Sandbox) else resolve_sandbox(sandbox or "none",
-                                                                      network=network)
+    sb = sandbox if isinstance(sandbox, Sandbox) else resolve_sandbox(
+        sandbox or "none", network=network, binds=sandbox_binds)
     limit = rc.timeout_s or timeout_s
     t0 = time.monotonic()
     attempt_log: list[dict[str, Any]] = [dict(a) for a in prior_attempts]
@@ -173,6 +174,7 @@ def execute_case(
         "case_ids_exposed": expose_case_ids,
         "tools": ws.tools,
         "sandbox": sb.describe(),
+        **({"sandbox_binds": [str(b) for b in sb.binds]} if sb.binds else {}),
         "workspace_id": ws.workspace_id,
         "agent": outcome.agent_info or adapter.info(),
         "cluster_id": rc.cluster_id,

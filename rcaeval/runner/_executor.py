@@ -31,7 +31,7 @@ from rcaeval.runner._case import RunCase
 from rcaeval.runner._execute import execute_case
 from rcaeval.runner._proc import kill_group, proc_stats
 from rcaeval.runner._resume import Done
-from rcaeval.runner._sandbox import Sandbox, resolve_sandbox
+from rcaeval.runner._sandbox import Bind, Sandbox, resolve_sandbox
 
 EXECUTORS = ("local", "ray", "ray:local")
 """The executor specs ``--executor`` documents (``ray:<address>`` names a cluster too)."""
@@ -59,6 +59,7 @@ class CaseJob:
     network: bool
     explicit_timeout: bool
     """An explicit ``--timeout`` beats the case's own ``execution.timeout_s``."""
+    sandbox_binds: tuple[Bind, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,8 @@ def run_job(job: CaseJob, rc: RunCase, ws_root: Path, *, adapter: AgentAdapter |
     """Run one case where this is called (a local thread or a Ray worker) and return what
     the loop persists. A malformed case or a runner bug is that case's error, not the run's."""
     try:  # resolved where the case runs: a Ray node may lack bubblewrap
-        sb = sandbox if sandbox is not None else resolve_sandbox(job.sandbox,
-                                                                 network=job.network)
+        sb = sandbox if sandbox is not None else resolve_sandbox(
+            job.sandbox, network=job.network, binds=job.sandbox_binds)
     except InputError as exc:
         return Done(rc.case_id, error=f"sandbox unavailable on {os.uname().nodename}: {exc}")
     try:

@@ -53,7 +53,7 @@ from rcaeval.runner._resume import (
     read_case_ref_key,
     reset_cases,
 )
-from rcaeval.runner._sandbox import resolve_sandbox
+from rcaeval.runner._sandbox import parse_binds, resolve_sandbox
 from rcaeval.runner._workspace import remove_tree
 
 STOP_GRACE_S = 15.0
@@ -274,6 +274,7 @@ def run_suite(
     tools: str | None = None,
     sandbox: str | None = None,
     network: bool = True,
+    sandbox_binds: Sequence[str] = (),
     executor: str | None = None,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
@@ -289,7 +290,8 @@ def run_suite(
     ``run.json``); ``expose_case_ids=True`` shows them the real ids. It is part of the agent
     configuration, so a resume must agree. ``tools`` (``mcp`` | ``files`` | ``both``; default
     the suite's ``execution.tools``) is how agents get the incident data; part of it too.
-    ``sandbox`` (``auto`` default | ``bwrap`` | ``none``) and ``network`` choose the agent
+    ``sandbox`` (``auto`` default | ``require`` (``bwrap``) | ``none``), ``network`` and
+    ``sandbox_binds`` (``PATH`` / ``PATH:ro``, like ``--sandbox-bind``) choose the agent
     sandbox (docs/agents.md, "Sandbox").
 
     ``semantic`` (a :class:`rcaeval.semantic.SemanticConfig`) runs the semantic shadow on
@@ -319,7 +321,7 @@ def run_suite(
     turn_timeout = float(turn_timeout_s or policy.turn_timeout_s)
     retries = policy.max_infra_retries if max_infra_retries is None else max_infra_retries
     tools_mode = check_tools_mode(tools or policy.tools)
-    sb = resolve_sandbox(sandbox, network=network)
+    sb = resolve_sandbox(sandbox, network=network, binds=parse_binds(sandbox_binds))
     adapter = parse_agent_spec(agent_spec, env=agent_env)
     config = agent_config(agent_spec, agent_env, case_timeout_s=explicit_timeout,
                           turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids,
@@ -368,7 +370,8 @@ def run_suite(
                   timeout_s=timeout,
                   turn_timeout_s=turn_timeout, max_infra_retries=retries,
                   expose_case_ids=expose_case_ids, case_ref_key=ref_key, tools=tools_mode,
-                  sandbox=sandbox, network=network, explicit_timeout=explicit_timeout is not None)
+                  sandbox=sandbox, network=network, sandbox_binds=sb.binds,
+                  explicit_timeout=explicit_timeout is not None)
     guard = _Interrupts()
     pool: Executor | None = None
 

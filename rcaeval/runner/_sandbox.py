@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,8 +32,13 @@ from rcaeval.errors import InputError
 if TYPE_CHECKING:
     from rcaeval.runner._workspace import Workspace
 
-SANDBOX_MODES = ("auto", "bwrap", "none")
+SANDBOX_MODES = ("auto", "require", "bwrap", "none")
 DEFAULT_SANDBOX = "auto"
+SANDBOX_UID = 65534
+"""The uid and gid the agent runs as inside its own user namespace (``nobody``), whatever
+uid runs rcaeval - root included: no capability, in or out of the namespace."""
+
+CI_TRUTHY = ("1", "true", "yes")
 
 SYSTEM_RO = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
              "/nix/store")
@@ -52,11 +57,24 @@ generator's scenarios name the sample cases' root causes."""
 
 
 @dataclass(frozen=True)
+class Bind:
+    """A path the user declared for the sandbox (``--sandbox-bind PATH[:ro]``)."""
+
+    path: str
+    writable: bool = True
+
+    def __str__(self) -> str:
+        return self.path + ("" if self.writable else ":ro")
+
+
+@dataclass(frozen=True)
 class Sandbox:
-    """What agents run under: ``mode`` ``bwrap`` or ``none``; ``network`` shared or not."""
+    """What agents run under: ``mode`` ``bwrap`` or ``none``; ``network`` shared or not;
+    ``binds`` declared with ``--sandbox-bind``."""
 
     mode: str = "none"
     network: bool = True
+    binds: tuple[Bind, ...] = ()
 
     def describe(self) -> str:
         if self.mode == "none":
@@ -67,41 +85,111 @@ class Sandbox:
 NO_SANDBOX = Sandbox()
 
 
+def _probe_argv(exe: str) -> list[str]:
+    return [exe, *_isolation_args(exe), "--ro-bind", "/", "/", "true"]
+
+
 @functools.cache
 def bwrap_path() -> str | None:
-    """``bwrap`` when it is installed and works here (probed once), else ``None``."""
+    """``bwrap`` when it is installed and makes the sandbox agents run in here - its own user
+    namespace without capabilities, PID namespace - (probed once), else ``None``."""
     exe = shutil.which("bwrap")
     if exe is None:
         return None
     try:
-        done = subprocess.run([exe, "--unshare-pid", "--ro-bind", "/", "/", "true"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=30, check=False)
+        done = subprocess.run(_probe_argv(exe), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30,
+                              check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     return exe if done.returncode == 0 else None
 
 
-def resolve_sandbox(mode: str | None = DEFAULT_SANDBOX, *, network: bool = True) -> Sandbox:
-    """``auto``: bubblewrap where it works, else none with a one-line warning; ``bwrap``:
-    require it (``InputError`` when it does not work); ``none``: no sandbox."""
+@functools.cache
+def _bwrap_options(exe: str) -> frozenset[str]:
+    """The long options this ``bwrap`` knows (``--disable-userns`` is 0.8.0+)."""
+    try:
+        done = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=30,
+                              check=False)
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    return frozenset(w for w in (done.stdout + done.stderr).split() if w.startswith("--"))
+
+
+def _isolation_args(exe: str) -> list[str]:
+    """No capability and no way back to one: an unprivileged uid in its own user namespace
+    (root outside maps to ``nobody`` inside), every capability dropped, no further user
+    namespaces (where bwrap supports it), its own session, PID, IPC and UTS namespaces."""
+    uid = str(SANDBOX_UID)
+    args = ["--unshare-user", "--uid", uid, "--gid", uid, "--cap-drop", "ALL"]
+    if "--disable-userns" in _bwrap_options(exe):
+        args.append("--disable-userns")
+    return [*args, "--new-session", "--die-with-parent", "--unshare-pid", "--unshare-ipc",
+            "--unshare-uts", "--unshare-cgroup-try"]
+
+
+def in_ci(environ: Mapping[str, str] | None = None) -> bool:
+    """``CI`` is set to a true value (``CI=true``, as GitHub Actions, GitLab and most CIs
+    set it)."""
+    return (environ if environ is not None else os.environ).get("CI", "").strip().lower() \
+        in CI_TRUTHY
+
+
+def parse_binds(items: Sequence[str] | None) -> tuple[Bind, ...]:
+    """``["/data/models:ro", "./cache"]`` -> binds (absolute; ``:ro`` read-only, ``:rw`` or
+    nothing read-write). :class:`InputError` (``--sandbox-bind``) for a path that does not
+    exist or is ``/``."""
+    out: list[Bind] = []
+    for item in items or ():
+        path, writable = item, True
+        for suffix, flag in ((":ro", False), (":rw", True)):
+            if item.endswith(suffix):
+                path, writable = item[: -len(suffix)], flag
+        if not path or "\0" in path:
+            raise InputError(f"bad --sandbox-bind {item!r}: expected PATH or PATH:ro",
+                             field="--sandbox-bind")
+        real = Path(path).expanduser().absolute()
+        if not real.exists():
+            raise InputError(f"--sandbox-bind {item!r}: {real} does not exist",
+                             field="--sandbox-bind")
+        if real.resolve() == Path("/"):
+            raise InputError(f"--sandbox-bind {item!r}: the whole filesystem cannot be bound "
+                             "(use --sandbox none for a trusted agent)", field="--sandbox-bind")
+        out.append(Bind(str(real), writable))
+    return tuple(out)
+
+
+def resolve_sandbox(mode: str | None = DEFAULT_SANDBOX, *, network: bool = True,
+                    binds: Sequence[Bind | str] = (),
+                    environ: Mapping[str, str] | None = None) -> Sandbox:
+    """``auto``: bubblewrap where it works, else none with a one-line warning - an error
+    under ``CI=true``; ``require`` (``bwrap``): require it (``InputError`` when it does not
+    work); ``none``: no sandbox. ``binds``: ``--sandbox-bind`` paths."""
     mode = (mode or DEFAULT_SANDBOX).strip().lower()
     if mode not in SANDBOX_MODES:
         raise InputError(f"unknown sandbox {mode!r} ({' | '.join(SANDBOX_MODES)})",
                          field="--sandbox")
+    bound = tuple(b if isinstance(b, Bind) else parse_binds([b])[0] for b in binds)
     if mode == "none":
         if not network:
-            raise InputError("--no-network needs the bubblewrap sandbox (--sandbox bwrap or "
-                             "auto)", field="--no-network")
+            raise InputError("--no-network needs the bubblewrap sandbox (--sandbox require "
+                             "or auto)", field="--no-network")
         return NO_SANDBOX
     if bwrap_path() is None:
-        if mode == "bwrap" or not network:
-            raise InputError("the sandbox needs bubblewrap: `bwrap --unshare-pid --ro-bind / / "
-                             "true` does not work here (apt-get install bubblewrap)",
+        why = ("bubblewrap is not installed" if shutil.which("bwrap") is None else
+               "bubblewrap cannot make a sandbox here (`" + " ".join(_probe_argv("bwrap")) +
+               "` fails: user namespaces disabled?)")
+        if mode != "auto" or not network:
+            raise InputError(f"the sandbox needs bubblewrap: {why} (apt-get install "
+                             "bubblewrap)", field="--sandbox")
+        if in_ci(environ):
+            raise InputError(f"CI=true and {why}: agents would run without the sandbox. "
+                             "Install bubblewrap (apt-get install bubblewrap), or pass "
+                             "--sandbox none to run them unsandboxed on purpose",
                              field="--sandbox")
         _warn_once()
         return NO_SANDBOX
-    return Sandbox("bwrap", network)
+    return Sandbox("bwrap", network, bound)
 
 
 @functools.cache
@@ -128,23 +216,26 @@ def _python_runtime() -> list[Path]:
     return sorted(p for p in paths if p.exists())
 
 
-def _is_under(path: Path, roots: Sequence[str]) -> bool:
+def _is_under(path: Path, roots: Sequence[str | Path]) -> bool:
     return any(path == Path(r) or Path(r) in path.parents for r in roots)
 
 
-def wrapper(sb: Sandbox, ws: Workspace, argv: Sequence[str] = ()) -> list[str]:
-    """The ``bwrap … --`` prefix for an agent in ``ws`` (``[]`` without a sandbox).
+def wrapper(sb: Sandbox, ws: Workspace, argv: Sequence[str] = (),
+            env: Mapping[str, str] | None = None) -> list[str]:
+    """The ``bwrap … --`` prefix for an agent ``argv`` in ``ws`` (``[]`` without a sandbox).
 
-    Absolute paths on the agent's own command line that exist (its script, its binary) are
-    bound read-only too, so ``command:/opt/agents/run.sh`` or ``{python} /path/agent.py``
-    run as given.
+    Mounted read-only besides the system runtime and the runner's Python: the agent's own
+    program as :func:`~rcaeval.runner._sandbox_mounts.program_mounts` finds it on ``PATH``
+    (from ``env``), and the declared binds; the workspace read-write. Nothing else of the
+    command line is mounted.
     """
     if sb.mode == "none":
         return []
+    from rcaeval.runner._sandbox_mounts import program_mounts
+
     exe = bwrap_path()
     assert exe is not None, "resolve_sandbox() checked bubblewrap"
-    args = [exe, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--hostname", "rcaeval-agent"]
+    args = [exe, *_isolation_args(exe), "--hostname", "rcaeval-agent"]
     if not sb.network:
         args.append("--unshare-net")
     for d in SYSTEM_RO:
@@ -157,16 +248,19 @@ def wrapper(sb: Sandbox, ws: Workspace, argv: Sequence[str] = ()) -> list[str]:
             args += ["--ro-bind", p, p]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run",
              "--tmpfs", "/var"]
+    path_env = (env or {}).get("PATH", os.environ.get("PATH", os.defpath))
     bound: list[Path] = []
-    extra = [Path(a) for a in argv if a.startswith("/") and os.path.exists(a)]
-    for p in [*_python_runtime(), *extra]:
+    for p in [*_python_runtime(), *program_mounts(argv, path_env)]:
         real = p.resolve()
-        if _is_under(real, SYSTEM_RO) or any(real == b or b in real.parents for b in bound):
-            continue
+        if _is_under(real, SYSTEM_RO) or _is_under(real, bound) or real == Path("/") or \
+                _is_under(ws.path, [real]):
+            continue  # a program dir holding the workspace would expose its neighbours
         bound.append(real)
         args += ["--ro-bind", str(real), str(real)]
-        if p != real and not _is_under(p, SYSTEM_RO):
+        if p != real and not _is_under(p, SYSTEM_RO) and not _is_under(p, bound):
             args += ["--ro-bind", str(real), str(p)]
+    for b in sb.binds:
+        args += ["--bind" if b.writable else "--ro-bind", b.path, b.path]
     import rcaeval
 
     pkg = Path(rcaeval.__file__).resolve().parent
@@ -177,7 +271,9 @@ def wrapper(sb: Sandbox, ws: Workspace, argv: Sequence[str] = ()) -> list[str]:
     return args
 
 
-def sandbox_wrapper(ws: Workspace, argv: Sequence[str]) -> list[str]:
+def sandbox_wrapper(ws: Workspace, argv: Sequence[str],
+                    env: Mapping[str, str] | None = None) -> list[str]:
     """The wrapper for an agent ``argv`` in ``ws`` (``[]`` without a sandbox), for the spawn
-    point's ``wrapper=``."""
-    return wrapper(ws.sandbox, ws, argv)
+    point's ``wrapper=``; ``env`` is the agent's environment (its ``PATH`` finds the
+    program)."""
+    return wrapper(ws.sandbox, ws, argv, env)

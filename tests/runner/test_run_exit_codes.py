@@ -110,3 +110,31 @@ def test_fail_on_accepts_errored_which_always_exits_7(run_cli):
     code, out, err = run_cli("--agent", "command:/nonexistent/bin/rca-agent", "--retries", "0",
                              "--fail-on", "invalid,errored,timed_out", "--run-id", "fo-bad")
     assert code == 7 and "2 case(s) errored (infrastructure)" in err, out + err
+
+
+def test_agent_that_cannot_start_in_the_sandbox_exits_7(run_cli, db_query, paths, tmp_path):
+    """A wrapper script calling a path the sandbox does not mount never answers: every case
+    is errored with the exec failure in its note (not a judged invalid, exit 0), once - a
+    deterministic start failure is not retried."""
+    from rcaeval.runner._sandbox import bwrap_path
+
+    if bwrap_path() is None:
+        pytest.skip("bubblewrap is not installed")
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    (hidden / "real-agent").write_text("#!/bin/sh\necho answer\n")
+    (hidden / "real-agent").chmod(0o755)
+    wrapper = tmp_path / "wrapper.sh"
+    wrapper.write_text(f"#!/bin/sh\nprintf '\\033[31mstarting\\033[0m\\n' >&2\n"
+                       f"exec {hidden}/real-agent\n")
+    wrapper.chmod(0o755)
+    code, out, err = run_cli("--agent", f"command:{wrapper}", "--sandbox", "require",
+                             "--retries", "2", "--run-id", "nostart")
+    assert code == 7, out + err
+    rows = db_query(paths["db"], "SELECT status, attempts, error FROM eval_case_runs "
+                    "WHERE run_id = 'nostart' ORDER BY case_id")
+    assert [r[:2] for r in rows] == [("errored", 1), ("errored", 1)], rows
+    for _, _, error in rows:
+        assert "before any output (it could not start)" in error
+        assert f"{hidden}/real-agent: not found" in error
+        assert "\x1b" not in error

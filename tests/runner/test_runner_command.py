@@ -72,16 +72,18 @@ def test_lots_of_stderr_does_not_deadlock(make_case, dirs):
     assert (res.audit_dir / ".rcaeval" / "agent.stderr").stat().st_size >= 2 * 1024 * 1024
 
 
-def test_crash_before_output_is_retried_as_infra_error(make_case, dirs):
+def test_crash_before_output_is_retried_then_errored(make_case, dirs):
+    """An agent that exits without any output never started: retried (``--retries``) as
+    infrastructure, then ``errored`` (exit 7) - never judged ``invalid``."""
     case, case_dir = make_case()
     res = execute_case("r", case, f"{CMD} crash", case_dir=case_dir, timeout_s=30,
                        max_infra_retries=2, **dirs)
-    assert res.status == "crashed"
+    assert res.status == "errored"
     assert res.attempts == 3
     assert [a["infra_error"] for a in res.attempt_log] == [True, True, True]
     assert len({a["workspace_id"] for a in res.attempt_log}) == 3  # fresh workspace each time
-    assert "exited with 3" in res.error
-    assert orjson.loads((res.audit_dir / "manifest.json").read_bytes())["status"] == "crashed"
+    assert "exited with 3 before any output (it could not start)" in res.error
+    assert orjson.loads((res.audit_dir / "manifest.json").read_bytes())["status"] == "errored"
     # the failed attempts' workspaces are gone, only the audit remains
     assert list((dirs["workspace_root"] / "r").iterdir()) == []
 
