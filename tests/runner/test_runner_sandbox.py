@@ -163,6 +163,38 @@ def test_auto_without_bubblewrap_warns_once_and_runs_unsandboxed(tmp_path, monke
             resolve_sandbox("bwrap")
         with pytest.raises(InputError, match="needs bubblewrap"):
             resolve_sandbox("auto", network=False)
+        with pytest.raises(InputError, match="needs bubblewrap: bubblewrap is not installed"):
+            resolve_sandbox("require")
+        # in CI the boundary never switches off silently: only an explicit none runs bare
+        for ci in ("true", "1", "TRUE"):
+            with pytest.raises(InputError, match="CI=true and bubblewrap is not installed"):
+                resolve_sandbox("auto", environ={"CI": ci})
+        assert resolve_sandbox("none", environ={"CI": "true"}).describe() == "none"
+        monkeypatch.setenv("CI", "true")
+        with pytest.raises(InputError, match="--sandbox none to run them unsandboxed"):
+            resolve_sandbox("auto")
     finally:
         bwrap_path.cache_clear()
         _sandbox._warn_once.cache_clear()
+
+
+def test_ci_without_bubblewrap_fails_the_run_unless_none(make_registry, paths, tmp_path):
+    """Through the CLI: with CI=true and no bubblewrap on PATH, `run` (default --sandbox
+    auto) is an input error before anything is recorded; --sandbox none runs on purpose."""
+    import subprocess
+
+    from runner_kit import PY, cli_env
+
+    reg = make_registry(["tikv-panic-restart-001"])
+    env = {**cli_env(), "CI": "true", "PATH": str(tmp_path)}  # no bwrap here
+    base = [PY, "-m", "rcaeval", "run", "--suite", "mini", "--registry", str(reg), "--db",
+            str(paths["db"]), "--audit-root", str(paths["audits"]), "--no-progress",
+            "--agent", "replay:thorough"]
+    done = subprocess.run(base, capture_output=True, text=True, env=env, timeout=300,
+                          check=False)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "CI=true and bubblewrap is not installed" in " ".join(done.stderr.split())
+    assert not paths["db"].exists() or "ci-none" not in done.stdout
+    done = subprocess.run([*base, "--sandbox", "none", "--run-id", "ci-none"],
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
