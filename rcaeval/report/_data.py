@@ -16,7 +16,7 @@ from rcaeval.store import BUCKET_ORDER, Store
 
 RUN_COLUMNS = ("run_id", "suite_id", "suite_version", "agent_spec", "agent_hash", "source",
                "audit_root", "status", "started_at", "finished_at", "judge_version", "notes",
-               "agent_name")
+               "agent_name", "sandbox")
 CASE_STATUSES = ("judged", "errored", "timed_out")
 """Case run statuses the reports count by name; any other status is counted as ``other``."""
 KNOWN_TOP1_METRIC = "suite_known_top1"

@@ -45,6 +45,14 @@ def _body(a: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _sandbox_of(run: dict[str, Any], i: int) -> str:
+    """The effective sandbox of the ``i``-th run (one value for all, or one per repeat)."""
+    sb = run.get("sandbox")
+    if isinstance(sb, list):
+        sb = sb[i - 1] if i <= len(sb) else None
+    return sb or "unknown"
+
+
 def junit_xml(doc: dict[str, Any]) -> ET.ElementTree:
     """The JUnit tree of a results document (:func:`rcaeval.report.run_results`)."""
     run = doc["run"]
@@ -55,7 +63,8 @@ def junit_xml(doc: dict[str, Any]) -> ET.ElementTree:
         suite = ET.SubElement(root, "testsuite", name=f"{run['suite_id']} ({run_id})")
         props = ET.SubElement(suite, "properties")
         for key, value in (("run_id", run_id), ("suite_version", run["suite_version"]),
-                           ("agent_spec", run["agent_spec"]), ("repeat", f"{i}/{k}")):
+                           ("agent_spec", run["agent_spec"]), ("repeat", f"{i}/{k}"),
+                           ("sandbox", _sandbox_of(run, i))):
             ET.SubElement(props, "property", name=key, value=str(value))
         counts = dict.fromkeys(totals, 0)
         counts["time"] = 0.0

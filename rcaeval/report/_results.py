@@ -86,8 +86,10 @@ def run_results(store: Store, summaries: Sequence[Any], *, group_id: str | None 
     first = summaries[0]
     k = len(summaries)
     per_case: dict[str, dict[str, Any]] = {}
+    sandboxes: list[str | None] = []
     for i, s in enumerate(summaries, 1):
         data = load_run(store, s.run_id)
+        sandboxes.append(data.run.get("sandbox"))
         rows = {r["case_id"]: r for r in data.case_rows()}
         perrs = parse_errors_of(store, s.run_id)
         for c in s.cases:
@@ -125,6 +127,7 @@ def run_results(store: Store, summaries: Sequence[Any], *, group_id: str | None 
             "suite_version": first.suite_version,
             "agent_spec": first.agent_spec,
             "agent_hash": first.agent_hash,
+            "sandbox": sandboxes[0] if len(set(sandboxes)) == 1 else sandboxes,
             "status": ("completed" if all(s.status == "completed" for s in summaries)
                        else "interrupted"),
             "repeat": k,

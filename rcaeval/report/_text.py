@@ -165,6 +165,7 @@ def render_report(ctx: ReportContext) -> str:
         _kv("suite", _suite_line(ctx)),
         _kv("run", ctx.data.run_id + ("" if ctx.data.recorded else " (no eval_runs record)")),
         _kv("agent", _agent_line(run)),
+        _kv("sandbox", run.get("sandbox") or NA),
         _kv("source", run["source"] or NA),
         _kv("judge version", run["judge_version"] or NA),
         _kv("execution status", f"{run['status'] or NA} ({_status_counts(cases)})"),

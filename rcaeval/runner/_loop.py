@@ -355,7 +355,7 @@ def run_suite(
                    agent_spec=agent_spec, config=config, audit_root=audits, case_ids=todo,
                    judge_version=JUDGE_VERSION, case_ref_key=ref_key,
                    agent_name=check_agent_name(agent_name) if agent_name is not None
-                   else default_agent_name(agent_spec))
+                   else default_agent_name(agent_spec), sandbox=sb.describe())
     run_dir = audits / run_id
     base = {"run_id": run_id, "suite_id": suite_id, "suite_version": suite.version,
             "agent_spec": agent_spec, "agent_hash": agent_hash(config), "audit_dir": run_dir,

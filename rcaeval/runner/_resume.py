@@ -126,10 +126,12 @@ def create_run(
     judge_version: str,
     case_ref_key: str | None = None,
     agent_name: str | None = None,
+    sandbox: str | None = None,
 ) -> None:
     """Insert the ``eval_runs`` row (status running) and one pending ``eval_case_runs`` row
     per case, in one transaction, and write ``run.json`` (with ``case_ref_key``, the run's
-    secret for opaque case references)."""
+    secret for opaque case references). ``sandbox`` is the effective agent sandbox
+    (``Sandbox.describe()``)."""
     if store.con.execute(q("run_record"), {"run_id": run_id}).fetchone() is not None:
         raise InputError(f"run {run_id!r} already exists in the store; resume it with "
                          f"--resume {run_id} or choose another --run-id", field="--run-id")
@@ -142,7 +144,8 @@ def create_run(
         store.con.execute(q("insert_run"), {
             "run_id": run_id, "suite_id": suite_id, "suite_version": suite_version,
             "agent_spec": agent_spec, "agent_hash": digest, "audit_root": str(audit_root),
-            "judge_version": judge_version, "notes": None, "agent_name": agent_name})
+            "judge_version": judge_version, "notes": None, "agent_name": agent_name,
+            "sandbox": sandbox})
         for cid in case_ids:
             store.con.execute(q("insert_case_run"), {"run_id": run_id, "case_id": cid})
     write_run_config(run_dir, run_id=run_id, suite_id=suite_id, suite_version=suite_version,
