@@ -23,7 +23,8 @@ def register(app: typer.Typer) -> None:
             OutputFormat, typer.Option("--format", help="Output format.")
         ] = OutputFormat.text,
     ) -> None:
-        """Lint a registry; exit 3 when any error is found (warnings are printed only)."""
+        """Lint a registry and judge its detector examples; exit 3 when any error is found
+        (warnings are printed only)."""
         import orjson
         from rich.console import Console
         from rich.table import Table
@@ -31,7 +32,7 @@ def register(app: typer.Typer) -> None:
         from rcaeval.errors import ExitCode
         from rcaeval.registry import load_registry
 
-        reg = load_registry(registry)
+        reg = load_registry(registry, examples=True)
         counts = {"suites": len(reg.suites), "cases": len(reg.cases) + len(reg.case_problems),
                   "baselines": len(reg.baselines)}
         if fmt is OutputFormat.json:

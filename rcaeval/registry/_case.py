@@ -95,6 +95,9 @@ class CaseSpec(BaseModel):
     incident_data: str | None = Field(
         default=None, description="A directory relative to the case dir, copied into the workspace."
     )
+    draft: bool = Field(default=False, exclude=True, description=(
+        "Written by `rcaeval case new` and not yet reviewed: `validate` warns until it is "
+        "removed. Never shown to the agent."))
 
     @field_validator("incident_data")
     @classmethod

@@ -27,6 +27,9 @@ from rcaeval.registry._regex import re2_problem
 
 _STRICT = ConfigDict(extra="forbid")
 
+DRAFT_HELP = ("Written by `rcaeval case new` from the incident data and not yet reviewed: "
+              "`validate` warns until it is removed. Not part of rules_hash.")
+
 
 Channel = Literal[EVIDENCE_CHANNELS]  # type: ignore[valid-type]
 
@@ -41,6 +44,7 @@ class _CheckBase(BaseModel):
         "false elsewhere.",
     )
     weight: float = Field(default=1.0, gt=0, description="Relative weight within the bucket.")
+    draft: bool = Field(default=False, exclude=True, description=DRAFT_HELP)
 
     @model_validator(mode="after")
     def _exactly_one_combinator(self) -> _CheckBase:
@@ -81,11 +85,22 @@ class RootCause(BaseModel):
     component: str | None = None
     summary: NonEmptyStr
     mechanism: str | None = None
+    draft: bool = Field(default=False, exclude=True, description=DRAFT_HELP)
 
 
 class GroundTruth(BaseModel):
     model_config = _STRICT
     root_cause: RootCause
+
+
+class DetectorExamples(BaseModel):
+    """Answers a detector must fire on / stay silent on. ``rcaeval validate`` judges each one
+    as a whole final answer with the judge's own detector SQL (scope, negation, grammar and
+    the case's other detectors included) and reports one that disagrees as an error."""
+
+    model_config = _STRICT
+    fires: list[NonEmptyStr] = Field(default_factory=list)
+    silent: list[NonEmptyStr] = Field(default_factory=list)
 
 
 class Detector(BaseModel):
@@ -103,6 +118,12 @@ class Detector(BaseModel):
         "this detector only: labels, causal / hedge / role / consequence / negation cues, "
         "clause breaks.",
     )
+    examples: DetectorExamples | None = Field(
+        default=None, exclude=True,
+        description="Answers this detector must fire on (`fires`) and must not (`silent`), "
+        "checked by `rcaeval validate` with the judge's own SQL. Not part of rules_hash.",
+    )
+    draft: bool = Field(default=False, exclude=True, description=DRAFT_HELP)
 
     @model_serializer(mode="wrap")
     def _drop_unset_grammar(self, handler: SerializerFunctionWrapHandler) -> dict:

@@ -18,6 +18,7 @@ from rcaeval.registry._baseline import BaselineSpec
 from rcaeval.registry._case import CaseSpec
 from rcaeval.registry._common import Problem, RegistryError, sort_problems
 from rcaeval.registry._defaults import apply_defaults
+from rcaeval.registry._drafts import draft_warnings
 from rcaeval.registry._judge import JudgeSpec, apply_registry_grammar
 from rcaeval.registry._lint import (
     id_mismatch,
@@ -243,8 +244,11 @@ class Registry:
                 f"{len(self.baselines)} baselines")
 
 
-def load_registry(root: Path | str | None = None) -> Registry:
-    """Load every suite, case and baseline, collecting problems instead of stopping."""
+def load_registry(root: Path | str | None = None, *, examples: bool = False) -> Registry:
+    """Load every suite, case and baseline, collecting problems instead of stopping.
+    ``examples=True`` also judges every detector example of the cases that loaded (one judge
+    pass on an in-memory store; what ``rcaeval validate`` does) and adds a
+    ``detector_example`` error for each one its detector disagrees with."""
     base = _root(root)
     reg = Registry(root=base)
     problems: list[Problem] = []
@@ -299,6 +303,11 @@ def load_registry(root: Path | str | None = None) -> Registry:
         rel = _rel(base, merged.case_dir / "case.yaml")
         warnings += lint_case_id_leak(merged, rel, _key_line(merged.case_dir / "case.yaml",
                                                              "case_id"))
+        warnings += draft_warnings(base, merged)
+    if examples and reg.cases:
+        from rcaeval.authoring._examples import example_problems
+
+        problems += example_problems(base, reg.cases.values())
 
     reg.problems = sort_problems([p for p in problems if p.severity == "error"])
     reg.warnings = sort_problems([p for p in problems if p.severity != "error"] + warnings)
@@ -318,9 +327,10 @@ def _key_line(path: Path, key: str) -> int | None:
 
 
 def validate_registry(
-    root: Path | str | None = None, *, warnings: bool = False
+    root: Path | str | None = None, *, warnings: bool = False, examples: bool = True
 ) -> list[Problem]:
     """Every error in a registry, sorted deterministically (empty when it is clean); with
-    ``warnings=True`` the warnings too (each problem's ``severity`` tells them apart)."""
-    reg = load_registry(root)
+    ``warnings=True`` the warnings too (each problem's ``severity`` tells them apart).
+    ``examples``: judge the detector examples too (see :func:`load_registry`)."""
+    reg = load_registry(root, examples=examples)
     return sort_problems(reg.problems + reg.warnings) if warnings else reg.problems

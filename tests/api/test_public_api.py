@@ -58,6 +58,8 @@ def test_wheel_layout_finds_the_same_notebooks() -> None:
 # The subpackage facades export what a user calls (docs name these), nothing internal; the
 # package's own modules import each other's private modules directly.
 FACADES = {
+    "rcaeval.authoring": {
+        "AnswerJudgment", "DetectorDecision", "DraftedCase", "draft_case", "try_answer"},
     "rcaeval.judge": {
         "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION", "JUDGMENT_FILE",
         "JUDGMENT_VERSION", "CaseRules", "JudgeFrames", "case_anchor", "explain_html",
