@@ -39,9 +39,13 @@ def case_doc(inc: Incident, case_id: str) -> dict[str, Any]:
 
 
 def _detector(spec: dict[str, Any], scope: str = "root_cause", negation: bool = True) -> dict:
-    return {"description": spec["description"], "any": list(spec["any"]),
-            "all": list(spec.get("all", [])), "scope": spec.get("scope", scope),
-            "negation": spec.get("negation", negation)}
+    doc = {"description": spec["description"], "any": list(spec["any"]),
+           "all": list(spec.get("all", [])), "scope": spec.get("scope", scope),
+           "negation": spec.get("negation", negation)}
+    if spec.get("examples"):
+        # answers the detector must fire / stay silent on; `rcaeval validate` judges them
+        doc["examples"] = {k: list(v) for k, v in spec["examples"].items()}
+    return doc
 
 
 def judge_doc(sc: Scenario, case_id: str) -> dict[str, Any]:
