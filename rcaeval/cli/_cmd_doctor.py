@@ -8,7 +8,14 @@ from typing import Annotated
 
 import typer
 
-from rcaeval.cli._opts import AgentEnvOpt, DbOpt, RegistryOpt
+from rcaeval.cli._opts import (
+    AgentEnvOpt,
+    DbOpt,
+    NetworkOpt,
+    RegistryOpt,
+    SandboxBindOpt,
+    SandboxOpt,
+)
 
 _STYLE = {"ok": "green", "warn": "yellow", "fail": "red", "skip": "dim"}
 
@@ -20,14 +27,18 @@ def register(app: typer.Typer) -> None:
             "--suite", help="Also check that this suite's cases load.",
             show_default=False)] = None,
         agent: Annotated[str | None, typer.Option(
-            "--agent", help="Also check this agent spec: acp: starts it and does the ACP "
-            "handshake; command: resolves the executable.", show_default=False)] = None,
+            "--agent", help="Also check this agent spec: start it as `rcaeval run` would "
+            "(same sandbox and environment) and run its first step - acp: the ACP handshake, "
+            "command: one turn on a short doctor prompt.", show_default=False)] = None,
         agent_env: AgentEnvOpt = None,
+        sandbox: SandboxOpt = "auto",
+        network: NetworkOpt = True,
+        sandbox_bind: SandboxBindOpt = None,
         registry: RegistryOpt = None,
         db: DbOpt = None,
         timeout: Annotated[float, typer.Option(
-            "--timeout", min=0.1, metavar="S", help="Seconds the agent gets to answer each "
-            "handshake request.")] = 30.0,
+            "--timeout", min=0.1, metavar="S", help="Seconds the agent gets for its first "
+            "step (each ACP handshake request; a command agent's first turn).")] = 30.0,
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the checks as JSON.")] = False,
     ) -> None:
@@ -41,7 +52,9 @@ def register(app: typer.Typer) -> None:
         from rcaeval.runner import parse_env_args
 
         checks = run_checks(db=db, registry=registry, suite=suite, agent=agent,
-                            agent_env=parse_env_args(agent_env or []), timeout_s=timeout)
+                            agent_env=parse_env_args(agent_env or []), timeout_s=timeout,
+                            sandbox=sandbox, network=network,
+                            sandbox_binds=sandbox_bind or ())
         failed = [c for c in checks if c.status == "fail"]
         if as_json:
             typer.echo(orjson.dumps({"ok": not failed, "checks": [c.to_dict() for c in checks]},

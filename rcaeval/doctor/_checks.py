@@ -2,21 +2,18 @@
 
 Each check returns :class:`Check` rows (``ok`` / ``warn`` / ``fail`` / ``skip``) with a
 detail and, when something is wrong, what to do about it. Nothing is written: the store is
-opened read-only, the agent (when given) is started in a throwaway workspace and stopped
-after the ACP handshake (``acp:``) or resolved without running it (``command:``).
+opened read-only, the agent (when given) is started in a throwaway workspace exactly as
+``rcaeval run`` starts it and stopped after its first step (rcaeval.doctor._agent).
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib
-import logging
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,143 +148,42 @@ def check_registry(registry: str | Path | None, suite_id: str | None) -> list[Ch
 
 
 def check_sandbox(timeout_s: float = 10.0) -> list[Check]:
+    """Can bubblewrap make the sandbox agents run in (rcaeval.runner._sandbox: own user
+    namespace as ``nobody``, no capabilities)? A warning - a failure under ``CI=true``,
+    where ``rcaeval run --sandbox auto`` refuses to run unsandboxed."""
+    from rcaeval.runner._sandbox import _probe_argv, in_ci
+
+    bad = "fail" if in_ci() else "warn"
+    ci_fix = "; in CI pass --sandbox none to run unsandboxed on purpose" if in_ci() else ""
     exe = shutil.which("bwrap")
     if exe is None:
-        return [Check("sandbox", "warn", "bubblewrap (bwrap) is not installed: agents cannot "
-                      "be sandboxed", "apt-get install -y bubblewrap")]
-    argv = [exe, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all",
-            "--die-with-parent", "true"]
+        return [Check("sandbox", bad, "bubblewrap (bwrap) is not installed: agents cannot "
+                      "be sandboxed", "apt-get install -y bubblewrap" + ci_fix)]
+    argv = _probe_argv(exe)
     try:
         res = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s,
                              check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return [Check("sandbox", "warn", f"{exe} cannot run: {exc}", None)]
+        return [Check("sandbox", bad, f"{exe} cannot run: {exc}", None)]
     if res.returncode != 0:
-        return [Check("sandbox", "warn", f"{exe} is installed but cannot make a sandbox here "
+        return [Check("sandbox", bad, f"{exe} is installed but cannot make a sandbox here "
                       f"(exit {res.returncode}): {res.stderr.strip()[:200]}",
-                      "enable unprivileged user namespaces "
-                      "(sysctl kernel.unprivileged_userns_clone=1) or run in a VM")]
-    return [Check("sandbox", "ok", f"{exe} makes a sandbox (user, pid, network namespaces)")]
-
-
-def check_agent(spec: str | None, env: Mapping[str, str | None] | None = None,
-                timeout_s: float = 30.0) -> list[Check]:
-    """Parse the spec; ``acp:`` starts the agent and does the ACP handshake (initialize,
-    session/new) in a throwaway workspace; ``command:`` resolves the executable without
-    running it (it would answer a prompt); ``replay:`` checks the recording exists."""
-    if spec is None:
-        return [Check("agent", "skip", "no --agent given")]
-    from rcaeval.runner import parse_agent_spec
-
-    try:
-        adapter = parse_agent_spec(spec, env=env)
-    except RcaevalError as exc:
-        return [Check("agent", "fail", str(exc), "see docs/agents.md for the spec forms")]
-    kind = getattr(adapter, "name", "")
-    if kind == "replay":
-        run_dir = getattr(adapter, "run_dir", None)
-        if run_dir is not None and Path(run_dir).is_dir():
-            n = sum(1 for p in Path(run_dir).iterdir() if p.is_dir())
-            return [Check("agent", "ok", f"{spec}: recording {run_dir} ({n} case dir(s))")]
-        return [Check("agent", "fail", f"{spec}: no recording at {run_dir}",
-                      "name a dir under <data>/recorded/ (rec-<behaviour>) or a path")]
-    argv = list(getattr(adapter, "argv", []))
-    resolved = _resolve(argv[0]) if argv else None
-    if resolved is None:
-        return [Check("agent", "fail", f"{spec}: executable {argv[0] if argv else '?'!r} "
-                      "not found", "install it, or give its full path in the spec")]
-    if kind == "command":
-        return [Check("agent", "ok", f"{spec}: executable {resolved} (not run: a command "
-                      "agent would answer a prompt)")]
-    if kind == "acp":
-        return [_acp_handshake(adapter, spec, timeout_s)]
-    return [Check("agent", "ok", f"{spec}: {kind} agent")]
-
-
-def _resolve(exe: str) -> str | None:
-    if os.sep in exe:
-        return exe if os.path.isfile(exe) and os.access(exe, os.X_OK) else None
-    return shutil.which(exe)
-
-
-def _acp_handshake(adapter: Any, spec: str, timeout_s: float) -> Check:
-    from rcaeval.runner import RunCase, create_workspace
-
-    with tempfile.TemporaryDirectory(prefix="rcaeval-doctor-") as tmp:
-        ws = create_workspace(Path(tmp) / "ws", RunCase(
-            case_id="doctor", prompt="rcaeval doctor: handshake only, no prompt is sent"),
-            run_id="doctor")
-        logging.disable(logging.ERROR)  # the acp library logs a dying agent's broken pipe
-        try:
-            info, err = asyncio.run(_handshake(adapter, ws, timeout_s))
-        except Exception as exc:  # noqa: BLE001 - any failure is the finding
-            info, err = None, f"{exc!r}"
-        finally:
-            logging.disable(logging.NOTSET)
-        stderr = (ws.runner_dir / "agent.stderr")
-        tail = stderr.read_text(errors="replace").strip()[-300:] if stderr.exists() else ""
-    if err is not None:
-        return Check("agent", "fail", f"{spec}: ACP handshake failed: {err}" +
-                     (f"; stderr: {tail}" if tail else ""),
-                     "run the command by hand: it must speak ACP over stdio (docs/agents.md)")
-    return Check("agent", "ok", f"{spec}: ACP handshake ok ({info})")
-
-
-async def _handshake(adapter: Any, ws: Any, timeout_s: float) -> tuple[str | None,
-                                                                       str | None]:
-    from acp import PROTOCOL_VERSION, connect_to_agent
-    from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation
-
-    from rcaeval import __version__
-    from rcaeval.runner import AgentOutcome, agent_env
-    from rcaeval.runner._acp_client import WorkspaceClient
-    from rcaeval.runner._proc import kill_group
-
-    with open(ws.runner_dir / "agent.stderr", "ab") as err_f:
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                *adapter.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=err_f, cwd=str(ws.path), env=agent_env(ws, adapter.env),
-                start_new_session=True)
-        except OSError as exc:
-            return None, f"cannot start {adapter.argv[0]!r}: {exc}"
-        client = WorkspaceClient(ws, AgentOutcome(status="completed"))
-        conn = connect_to_agent(client, proc.stdin, proc.stdout)
-        try:
-            init = await asyncio.wait_for(conn.initialize(
-                protocol_version=PROTOCOL_VERSION,
-                client_capabilities=ClientCapabilities(
-                    fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),
-                    terminal=False),
-                client_info=Implementation(name="rcaeval-doctor", version=__version__)),
-                timeout_s)
-            session = await asyncio.wait_for(
-                conn.new_session(cwd=str(ws.path), mcp_servers=[]), timeout_s)
-            name = init.agent_info.name if init.agent_info is not None else "unnamed agent"
-            return (f"{name}, protocol version {init.protocol_version}, session "
-                    f"{session.session_id}"), None
-        except TimeoutError:
-            return None, f"no answer within {timeout_s:g}s"
-        except Exception as exc:  # noqa: BLE001 - connection closed, protocol error
-            code = proc.returncode
-            return None, f"{exc!r}" + (f" (agent exited with {code})" if code is not None
-                                       else "")
-        finally:
-            if proc.stdin is not None:
-                proc.stdin.close()
-            try:
-                await asyncio.wait_for(conn.close(), 2.0)
-            except Exception:  # noqa: BLE001, S110 - closing a dead connection
-                pass
-            kill_group(proc.pid)
-            await proc.wait()
+                      "enable user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+                      "user.max_user_namespaces > 0) or run in a VM" + ci_fix)]
+    return [Check("sandbox", "ok", f"{exe} makes a sandbox (user namespace as nobody, no "
+                  "capabilities, pid namespace)")]
 
 
 def run_checks(*, db: str | Path | None = None, registry: str | Path | None = None,
                suite: str | None = None, agent: str | None = None,
                agent_env: Mapping[str, str | None] | None = None,
-               timeout_s: float = 30.0) -> list[Check]:
+               timeout_s: float = 30.0, sandbox: str | None = "auto", network: bool = True,
+               sandbox_binds: Sequence[str] = ()) -> list[Check]:
     """Every check, in order: Python and packages, the store, the registry (and ``suite``),
-    the sandbox, the agent spec (when given)."""
+    the sandbox, the agent spec (when given: started as ``rcaeval run`` would with
+    ``sandbox``, ``network`` and ``sandbox_binds``, rcaeval.doctor._agent)."""
+    from rcaeval.doctor._agent import check_agent
+
     return [*check_python(), *check_store(db), *check_registry(registry, suite),
-            *check_sandbox(), *check_agent(agent, agent_env, timeout_s)]
+            *check_sandbox(), *check_agent(agent, agent_env, timeout_s, sandbox=sandbox,
+                                           network=network, sandbox_binds=sandbox_binds)]

@@ -66,15 +66,15 @@ START_FAILURE_CODES = (126, 127)
 def stderr_digest(path: Path, limit: int = 600) -> tuple[str, str]:
     """``(exception line, tail)`` of an agent's stderr, ANSI escapes and control characters
     stripped: the last line that names an exception or an exec failure (else the last
-    non-empty line), and the last ``limit`` characters - so a note always keeps the line that
-    says what went wrong, even when the tail is long."""
+    non-empty line), and the last ``limit`` characters (empty when that is the line itself) -
+    so a note always keeps the line that says what went wrong, even when the tail is long."""
     text = _CONTROL.sub("", _ANSI.sub("", read_tail(path, 8 * limit)))
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return "", ""
     key = next((ln for ln in reversed(lines) if _EXCEPTION_LINE.match(ln)), lines[-1])
-    tail = "\n".join(lines)
-    return key[:300], tail[-limit:]
+    tail = "\n".join(lines)[-limit:]
+    return key[:300], "" if tail == key else tail
 
 
 def start_failure_note(n: int, code: int | None, ws: Workspace) -> tuple[str, bool]:
