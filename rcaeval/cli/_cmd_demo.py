@@ -1,7 +1,7 @@
 """`rcaeval demo`: the README's main job on the bundled sample (docs/running.md).
 
 Runs the `smoke` suite twice through the real run loop — the recorded thorough agent
-(`replay:thorough`) and the example ACP agent as a subprocess — judges the six recorded
+(`replay:thorough`) and the example ACP agent as a subprocess — judges the seven recorded
 behaviours of `data/recorded/`, writes every run's reports and prints a compact summary.
 The demo's run ids are fixed (`demo-thorough`, `demo-example-acp`, `rec-<behaviour>`), so
 re-running it replaces the previous demo's rows and audit dirs instead of piling up runs.
@@ -24,10 +24,15 @@ SUITE = "smoke"
 
 
 def demo_agents() -> list[tuple[str, str, str]]:
-    """(run id, agent spec, label) of the demo's runner runs."""
-    acp = f"acp:{shlex.quote(sys.executable)} -m rcaeval.examples.example_agent"
-    return [("demo-thorough", "replay:thorough", "replay:thorough (runner)"),
-            ("demo-example-acp", acp, "example ACP agent (runner)")]
+    """(run id, agent spec, label) of the demo's runner runs; the example ACP agent only
+    where the ``acp`` extra is installed."""
+    from rcaeval.runner._agents import acp_available
+
+    agents = [("demo-thorough", "replay:thorough", "replay:thorough (runner)")]
+    if acp_available():
+        acp = f"acp:{shlex.quote(sys.executable)} -m rcaeval.examples.example_agent"
+        agents.append(("demo-example-acp", acp, "example ACP agent (runner)"))
+    return agents
 
 
 def _matrix(store: Any, labels: dict[str, str]) -> Table:
@@ -83,7 +88,13 @@ def register(app: typer.Typer) -> None:
         labels: dict[str, str] = {}
         reports: dict[str, Path] = {}
         with connect(db) as store:
-            for run_id, spec, label in demo_agents():
+            agents = demo_agents()
+            if len(agents) == 1:
+                from rcaeval.runner._agents import ACP_EXTRA_HINT
+
+                console.print("skipping the example ACP agent: the acp extra is not installed "
+                              f"({ACP_EXTRA_HINT})", highlight=False, markup=False)
+            for run_id, spec, label in agents:
                 drop_run(store, run_id, audits)
                 console.print(f"running suite {SUITE} with {label}: {spec}", highlight=False)
                 summary = run_suite(store, SUITE, spec, registry_root=reg, audit_root=audits,
@@ -116,6 +127,6 @@ def register(app: typer.Typer) -> None:
             "rcaeval db sql \"SELECT run_id, verdict, count(*) AS n FROM eval_judgment "
             f"GROUP BY ALL ORDER BY ALL\"{db_opt}",
             "python -c \"import rcaeval.store as st; s = st.connect("
-            f"{db_path!r}, read_only=True); print(s.judgments(run_id='demo-example-acp'))\"",
+            f"{db_path!r}, read_only=True); print(s.judgments(run_id={agents[-1][0]!r}))\"",
         ):
             console.print(f"  {line}", highlight=False, markup=False, soft_wrap=True)

@@ -1,10 +1,14 @@
 """The runner's agent-facing half: workspaces, agent adapters, the audit mirror and the
 per-case execution core (docs/agents.md). The run loop, persistence and judging sit on top.
+
+``AcpAgent`` needs the optional ``acp`` extra (``pip install 'rcaeval-judge[acp]'``): it is
+imported on first use, so everything else works from a plain install.
 """
 
 from __future__ import annotations
 
-from rcaeval.runner._acp import AcpAgent
+from typing import Any
+
 from rcaeval.runner._agent_name import MAX_AGENT_NAME, default_agent_name
 from rcaeval.runner._agents import (
     USAGE_KEYS,
@@ -28,7 +32,6 @@ from rcaeval.runner._workspace import (
 __all__ = [
     "MAX_AGENT_NAME",
     "MAX_FILE_BYTES",
-    "AcpAgent",
     "CommandAgent",
     "ReplayAgent",
     "USAGE_KEYS",
@@ -94,3 +97,12 @@ __all__ += ["RepeatInterrupted", "RepeatRun", "member_run_id", "repeat_group", "
 from rcaeval.runner._select import select_cases  # noqa: E402
 
 __all__ += ["select_cases"]
+
+
+def __getattr__(name: str) -> Any:
+    """``AcpAgent`` on first use: importing it needs the ``acp`` extra."""
+    if name == "AcpAgent":
+        from rcaeval.runner._acp import AcpAgent
+
+        return AcpAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,6 @@ error) are still in the audit.
 from __future__ import annotations
 
 import os
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -34,7 +33,7 @@ from acp.schema import (
 )
 
 from rcaeval._usage import json_safe
-from rcaeval.runner._agents import MAX_ANSWER_BYTES, AgentOutcome, add_usage, set_usage
+from rcaeval.runner._agents import MAX_ANSWER_BYTES, AgentOutcome, add_usage, now_iso, set_usage
 from rcaeval.runner._workspace import RUNNER_DIR, Workspace
 
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -47,10 +46,6 @@ KNOWN_UPDATE_KINDS = frozenset({
 
 _USAGE_MAP = {"inputTokens": "input_tokens", "outputTokens": "output_tokens",
               "cachedReadTokens": "cache_read_tokens", "cachedWriteTokens": "cache_write_tokens"}
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class WorkspaceClient:

@@ -7,12 +7,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shlex
 import stat
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -31,6 +33,20 @@ OutcomeStatus = Literal["completed", "crashed", "timed_out", "errored"]
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
 """What is read of one turn's answer (``output.txt``, stdout, ACP message chunks); the excess
 is dropped with a note on the case (docs/agents.md "Size limits")."""
+
+
+ACP_EXTRA_HINT = "pip install 'rcaeval-judge[acp]'"
+"""How to get the optional ``agent-client-protocol`` package ``acp:`` agents need."""
+
+
+def now_iso() -> str:
+    """The current UTC time as an ISO-8601 string with milliseconds and a ``Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def acp_available() -> bool:
+    """Whether the ``acp`` extra (the agent-client-protocol package) is installed."""
+    return importlib.util.find_spec("acp") is not None
 
 
 def read_capped(path: Path, cap: int = MAX_ANSWER_BYTES) -> tuple[str, int | None]:
@@ -174,6 +190,11 @@ def parse_agent_spec(
             from rcaeval.runner._command import CommandAgent
 
             return CommandAgent(spec, argv, env=env, prompt_mode=prompt_mode)
+        if not acp_available():
+            raise InputError(
+                f"agent spec {spec!r} needs the optional ACP support (the "
+                f"agent-client-protocol package), which is not installed: {ACP_EXTRA_HINT}",
+                field="--agent")
         from rcaeval.runner._acp import AcpAgent
 
         return AcpAgent(spec, argv, env=env)

@@ -15,8 +15,13 @@ from typing import Any, Literal
 import orjson
 
 from rcaeval._usage import json_safe
-from rcaeval.runner._acp_client import now_iso
-from rcaeval.runner._agents import AgentAdapter, AgentOutcome, final_usage, parse_agent_spec
+from rcaeval.runner._agents import (
+    AgentAdapter,
+    AgentOutcome,
+    final_usage,
+    now_iso,
+    parse_agent_spec,
+)
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 from rcaeval.runner._proc import kill_processes_under

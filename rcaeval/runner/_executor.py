@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rcaeval.errors import InputError
-from rcaeval.runner._acp_client import now_iso
-from rcaeval.runner._agents import AgentAdapter, AgentOutcome, parse_agent_spec
+from rcaeval.runner._agents import AgentAdapter, AgentOutcome, now_iso, parse_agent_spec
 from rcaeval.runner._case import RunCase
 from rcaeval.runner._execute import execute_case
 from rcaeval.runner._proc import kill_group, proc_stats

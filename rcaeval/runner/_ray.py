@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rcaeval.errors import InputError
-from rcaeval.runner._acp_client import now_iso
+from rcaeval.runner._agents import now_iso
 from rcaeval.runner._case import RunCase
 from rcaeval.runner._execute import CaseExecution
 from rcaeval.runner._executor import STOP_GRACE_S, CaseJob, Resources, run_job, stop_agents
