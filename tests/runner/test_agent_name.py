@@ -22,9 +22,39 @@ from rcaeval.store import connect
     ("acp:uv run claude-code-acp", "claude-code-acp"),
     ("acp:/usr/bin/env FOO=1 node dist/agent.js", "agent"),
     ("command:opencode run", "opencode"),
+    # {python} and the interpreter are never the name (issue: every documented agent was
+    # stored as "{python}", and an opencode spec as 'opencode run "$(cat …)"')
+    ("acp:{python} -m rcaeval.examples.example_agent", "example_agent"),
+    ("command:{python} -m rcaeval.examples.example_command_agent", "example_command_agent"),
+    ("command:{python} tests/runner/agents/multi_agent.py", "multi_agent"),
+    ("command:'/opt/my venv/bin/python3' -X dev -W ignore agent.py", "agent"),
+    ('command:sh -c "opencode run \\"$(cat \\"$RCAEVAL_PROMPT_FILE\\")\\""', "opencode"),
+    ("command:bash -c 'cd /srv && exec python3 triage.py \"$@\"' sh", "triage"),
+    ("command:sh -c 'claude -p < \"$RCAEVAL_PROMPT_FILE\" | tee out.txt'", "claude"),
+    ("command:FOO=1 BAR=2 ./bin/rca-agent --x", "rca-agent"),
+    ("acp:npx -y @zed-industries/claude-code-acp@0.5.1", "claude-code-acp"),
+    ("command:timeout 600 nice -n 5 ./agent", "agent"),
+    ("command:java -jar target/rca-agent.jar", "rca-agent"),
+    ("command:uv run --with httpx agent.py", "agent"),
+    ("acp:/root/.opencode/bin/opencode acp", "opencode"),
+    ("command:{python} -c 'print(1)'", "python -c 'print(1)'"),  # no program: the cmdline
 ])
 def test_default_agent_name(spec: str, name: str) -> None:
     assert default_agent_name(spec) == name
+
+
+def test_run_names_the_agent_not_the_interpreter(paths, make_registry, capsys) -> None:
+    """Through the CLI: `{python} -m MODULE` stores the module's name, not `{python}`."""
+    reg = make_registry(["tikv-panic-restart-001"], jobs=1)
+    base = ["run", "--suite", "mini", "--registry", str(reg), "--db", str(paths["db"]),
+            "--audit-root", str(paths["audits"]), "--no-progress"]
+    spec = "command:{python} -m rcaeval.examples.example_command_agent"
+    assert main([*base, "--agent", spec, "--run-id", "n1"]) == 0
+    capsys.readouterr()
+    with connect(paths["db"], read_only=True) as s:
+        rows = s.sql("SELECT run_id, agent_name, agent_spec FROM eval_runs ORDER BY run_id"
+                      ).rows()
+    assert rows == [("n1", "example_command_agent", spec)]
 
 
 def test_bad_agent_name_is_input_error() -> None:
