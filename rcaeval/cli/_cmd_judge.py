@@ -124,6 +124,10 @@ def register(app: typer.Typer) -> None:
             "--from-store", help="Re-judge every case run already extracted into the store "
             "(with --run-id: that run's) against the registry's current rules; reads no audit "
             "file, runs only the SQL stages (docs/judge.md).")] = False,
+        replace: Annotated[bool, typer.Option(
+            "--replace", help="Judge case dirs whose run id (from manifest.json) the store "
+            "already has from another dir, e.g. a copy of a recorded run: their judgments "
+            "replace the original's (default: refused, exit 3).")] = False,
         semantic: SemanticOpt = None,
         semantic_model: SemanticModelOpt = None,
         semantic_base_url: SemanticUrlOpt = None,
@@ -154,6 +158,7 @@ def register(app: typer.Typer) -> None:
                     scoring_profile=profile, workers=workers,
                     progress=sys.stderr.isatty() if progress is None else progress,
                     write_files=not no_files, chunk_size=chunk_size, semantic=shadow,
+                    replace=replace,
                 )
             top1 = _known_top1_lines(store, sorted(set(frame["run_id"].to_list())))
             shadow_lines = _shadow_lines(store, frame) if shadow is not None else []

@@ -20,6 +20,7 @@ from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import InputError, RcaevalError
 from rcaeval.extract import RAW_TABLES
+from rcaeval.judge._copies import cite_copies, find_copies, refuse_copies
 from rcaeval.judge._load import (
     case_fields,
     case_meta_table,
@@ -302,6 +303,7 @@ def judge_audit(
     write_files: bool = True,
     chunk_size: int | None = DEFAULT_CHUNK_SIZE,
     semantic: Any = None,
+    replace: bool = False,
 ) -> pl.DataFrame:
     """Judge every case dir under ``audit_root`` (an audits root ``<root>/<run_id>/<case_id>``
     or one run dir) against the registry at ``registry_root`` (default: ``$RCAEVAL_REGISTRY``
@@ -318,6 +320,10 @@ def judge_audit(
     DuckDB's own buffer pool with ``rcaeval.store.connect(memory_limit=...)``.
     ``semantic``: a :class:`rcaeval.semantic.SemanticConfig` to run the semantic shadow
     (docs/semantic.md).
+
+    A case dir whose run and case ids the store already holds from another dir (a copy of a
+    recorded run) is an :class:`InputError` unless ``replace``; with ``replace`` its
+    judgment replaces the stored one and the case run cites the copy's dir.
     """
     from rcaeval.extract import discover_case_dirs, extract_cases
 
@@ -337,6 +343,9 @@ def judge_audit(
     if not refs:
         raise InputError(f"no case dirs found under {root}"
                          + (f" for run {run_id!r}" if run_id else ""))
+    copies = find_copies(db, refs)
+    if not replace:
+        refuse_copies(copies)
     profiles = load_profiles(profiles_path)
     cases, failures = _registry_cases(registry_root, sorted({r.case_id for r in refs}))
     good = [r for r in refs if r.case_id in cases]
@@ -349,6 +358,7 @@ def judge_audit(
                                    profiles=profiles, chunk_size=chunk_size,
                                    semantic=semantic, cases=cases))
     _record_runs(db, root, refs, judged=bool(good))
+    cite_copies(db, copies)
     bad = record_unloadable(db, failures, refs, judge_version=JUDGE_VERSION, out_dir=out_dir,
                             write_files=write_files)
     if bad:

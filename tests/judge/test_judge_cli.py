@@ -36,3 +36,39 @@ def test_explain_unknown_judgment_is_not_found(tmp_path, capsys):
 def test_judge_missing_dir_is_not_found(tmp_path, capsys):
     code = main(["judge", str(tmp_path / "missing"), "--db", str(tmp_path / "s.duckdb")])
     assert code == 6
+
+
+def _audit_paths(db, run_id: str) -> dict[str, str]:
+    from rcaeval.store import connect
+
+    with connect(db, read_only=True) as s:
+        return dict(s.sql("SELECT case_id, audit_path FROM eval_case_runs WHERE run_id = "
+                          f"'{run_id}'").rows())
+
+
+def test_judging_a_copy_of_a_recorded_run_needs_replace(tmp_path, capsys):
+    """A copy keeps the original's run id (manifest.json): judging it would replace the
+    original's judgments while the store cited the original's dir, so it is refused (exit 3)
+    unless --replace, which then cites the copy."""
+    import shutil
+
+    cases = ["tikv-panic-restart-001", "kill-query-chain-001"]
+    orig, copy = tmp_path / "orig" / "rec-shallow", tmp_path / "copy" / "rec-shallow"
+    for cid in cases:
+        shutil.copytree(RECORDED / "rec-shallow" / cid, orig / cid)
+        shutil.copytree(RECORDED / "rec-shallow" / cid, copy / cid)
+    db = tmp_path / "s.duckdb"
+    base = ["--registry", str(REGISTRY), "--db", str(db), "--workers", "1", "--no-files"]
+    assert main(["judge", str(orig), *base]) == 0
+    assert main(["judge", str(orig), *base]) == 0  # the same dir again: a plain re-judge
+    capsys.readouterr()
+    assert main(["judge", str(copy), *base]) == 3
+    err = capsys.readouterr().err
+    assert "copy of a run already in the store" in err and "--replace" in err
+    assert f"store has from {orig / cases[1]}" in " ".join(err.split())
+    assert _audit_paths(db, "rec-shallow") == {c: str(orig / c) for c in cases}
+    assert main(["judge", str(copy), *base, "--replace"]) == 0
+    capsys.readouterr()
+    assert _audit_paths(db, "rec-shallow") == {c: str(copy / c) for c in cases}
+    # now the original is the other copy
+    assert main(["judge", str(orig), *base]) == 3
