@@ -104,6 +104,14 @@ def register_cases(
         for cid in used
     )
     load_rules(con, tables)
+    record_case_meta(con, runs, cases, scoring_profile=scoring_profile)
+
+
+def record_case_meta(con: Any, runs: Iterable[tuple[str, str]], cases: Mapping[str, CaseRules],
+                     *, scoring_profile: str | None = None) -> None:
+    """Upsert the ``case_meta`` rows (case type, cluster, window, rules hash, profile) of
+    ``runs``. The runner records them for every case it starts, so a case that errors or is
+    interrupted before it is judged keeps its case type."""
     meta = []
     for run_id, case_id in runs:
         spec = cases[case_id]
@@ -112,7 +120,8 @@ def register_cases(
             "run_id": run_id, "case_id": case_id, "rules_hash": spec.effective_hash,
             "scoring_profile": profile, **case_fields(spec.case_doc),
         })
-    load_case_meta(con, case_meta_table(meta))
+    if meta:
+        load_case_meta(raw_connection(con), case_meta_table(meta))
 
 
 def _check_chunk_size(chunk_size: int | None) -> None:

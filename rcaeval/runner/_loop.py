@@ -51,6 +51,7 @@ from rcaeval.runner._resume import (
     problems_text,
     q,
     read_case_ref_key,
+    record_cases,
     reset_cases,
 )
 from rcaeval.runner._sandbox import parse_binds, resolve_sandbox
@@ -356,6 +357,8 @@ def run_suite(
                    judge_version=JUDGE_VERSION, case_ref_key=ref_key,
                    agent_name=check_agent_name(agent_name) if agent_name is not None
                    else default_agent_name(agent_spec), sandbox=sb.describe())
+    record_cases(store, run_id, {cid: entries[cid].case for cid in todo
+                                 if cid in entries and entries[cid].case is not None})
     run_dir = audits / run_id
     base = {"run_id": run_id, "suite_id": suite_id, "suite_version": suite.version,
             "agent_spec": agent_spec, "agent_hash": agent_hash(config), "audit_dir": run_dir,

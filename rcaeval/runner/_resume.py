@@ -315,6 +315,24 @@ def _notes(ex: CaseExecution) -> str | None:
     return "; ".join(notes) or None
 
 
+def case_rules(merged: Any) -> Any:
+    """The judge's view of a loaded registry case (rcaeval.judge.CaseRules)."""
+    from rcaeval.judge import CaseRules
+
+    return CaseRules(merged.case_id, merged.case.model_dump(mode="json"),
+                     merged.judge.model_dump(mode="json"), merged.rules_hash)
+
+
+def record_cases(store: Any, run_id: str, merged: Mapping[str, Any]) -> None:
+    """``case_meta`` for the cases a run is about to start (``{case_id: MergedCase}``): a case
+    that errors, times out or is interrupted before it is judged keeps its case type in the
+    summary, reports, results JSON and JUnit."""
+    from rcaeval.judge._audit import record_case_meta
+
+    rules = {cid: case_rules(m) for cid, m in merged.items()}
+    record_case_meta(store, [(run_id, cid) for cid in rules], rules)
+
+
 def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]],
            semantic: Any = None) -> dict[str, str]:
     """Register, extract and judge these finished cases (one judging pass); judgment.json
@@ -322,12 +340,10 @@ def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]],
     (a failing batch is retried case by case). ``semantic``: a SemanticConfig for the
     semantic shadow (docs/semantic.md)."""
     from rcaeval.extract import CaseRef, extract_cases
-    from rcaeval.judge import CaseRules, judge_loaded, register_cases
+    from rcaeval.judge import judge_loaded, register_cases
 
     try:
-        rules = {m.case_id: CaseRules(m.case_id, m.case.model_dump(mode="json"),
-                                      m.judge.model_dump(mode="json"), m.rules_hash)
-                 for m, _ in items}
+        rules = {m.case_id: case_rules(m) for m, _ in items}
         pairs = [(run_id, m.case_id) for m, _ in items]
         register_cases(store, pairs, rules)
         refs = [CaseRef(run_id, m.case_id, Path(ex.audit_dir or "")) for m, ex in items]

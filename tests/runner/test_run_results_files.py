@@ -73,3 +73,27 @@ def test_results_json_junit_and_parse_errors(paths, make_registry, tmp_path, cap
     assert main(["explain", "r1", BROKEN, "--db", str(paths["db"])]) == 0
     explained = " ".join(capsys.readouterr().out.split())
     assert "files not used (1)" in explained and "line 2 column 11 (byte 23)" in explained
+
+
+def test_an_errored_case_keeps_its_case_type(paths, make_registry, tmp_path, capsys):
+    """An agent that cannot start errors every case before judging; case.yaml loaded, so
+    the JUnit classname is <suite>.<case_type> and results JSON carries the case type."""
+    reg = make_registry(CASES, jobs=1)
+    out_json, out_xml = tmp_path / "ci" / "results.json", tmp_path / "ci" / "junit.xml"
+    code = main(["run", "--suite", "mini", "--registry", str(reg), "--agent",
+                 f"command:{tmp_path / 'no-such-agent'}", "--retries", "0",
+                 "--db", str(paths["db"]), "--audit-root", str(paths["audits"]),
+                 "--run-id", "e1", "--no-progress",
+                 "--results-json", str(out_json), "--junit-xml", str(out_xml)])
+    out = capsys.readouterr().out
+    assert code == 7, out
+    doc = orjson.loads(out_json.read_bytes())
+    assert doc["summary"]["outcomes"]["errored"] == 2
+    assert {c["case_id"]: c["case_type"] for c in doc["cases"]} == \
+        {"tikv-panic-restart-001": "known", "disk-full-tikv-001": "known"}
+    root = ET.parse(out_xml).getroot()
+    assert sorted((tc.get("classname"), tc.get("name")) for tc in root.iter("testcase")) == \
+        [("mini.known", "disk-full-tikv-001"), ("mini.known", "tikv-panic-restart-001")]
+    assert all(tc.find("error") is not None for tc in root.iter("testcase"))
+    report = (paths["audits"] / "e1" / "report.txt").read_text("utf-8")
+    assert "tikv-panic-restart-001  known" in report
