@@ -55,6 +55,16 @@ out of time (docs/running.md); never judged."""
 CASE_OUTCOMES: tuple[str, ...] = (*VERDICTS, *INFRA_OUTCOMES)
 """Every way a case of a run ends, in progress-bar and results order."""
 
+UNFINISHED_OUTCOMES: tuple[str, ...] = ("interrupted", "pending")
+"""Where a case of a run that stopped early (interrupted, failed, killed) stands: it was
+running when the run stopped (case status ``running``), or it never started (``pending``).
+Neither is a verdict, an error or a regression: ``rcaeval run --resume`` runs them
+(docs/running.md)."""
+
+UNFINISHED_BY_STATUS: dict[str, str] = dict(zip(("running", "pending"), UNFINISHED_OUTCOMES,
+                                                strict=True))
+"""Case run status (``eval_case_runs.status``) -> outcome, for a case its run did not finish."""
+
 BUNDLE_CHANNELS: tuple[str, ...] = ("logs", "metrics", "queries", "events")
 """The evidence channels a bundle carries files for (docs/bundle-contract.md), in order; also
 a judge.yaml's default ``preferred_channels``."""

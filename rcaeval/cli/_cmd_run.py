@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from rcaeval._vocab import UNFINISHED_OUTCOMES
 from rcaeval.cli._opts import (
     AgentEnvOpt,
     DbOpt,
@@ -31,7 +32,7 @@ from rcaeval.cli._semantic_opts import (
 )
 
 _STYLE = {"pass": "green", "fail": "red", "invalid": "magenta", "errored": "yellow",
-          "timed_out": "yellow"}
+          "timed_out": "yellow", "interrupted": "cyan", "pending": "cyan"}
 
 
 def summary_table(summary: Any) -> Table:
@@ -50,7 +51,8 @@ def summary_table(summary: Any) -> Table:
                              "kept from before resume" if c.case_id in reused else "",
                              c.error or "") if n]
         table.add_row(
-            c.case_id, c.case_type or "-", c.status,
+            c.case_id, c.case_type or "-",
+            c.outcome if c.outcome in UNFINISHED_OUTCOMES else c.status,
             f"[{style}]{c.verdict or '-'}[/]", c.subtype or "-",
             "-" if c.score is None else f"{c.score:.2f}",
             "-" if c.attempts is None else str(c.attempts),

@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from rcaeval._paths import read_query
+from rcaeval._vocab import UNFINISHED_BY_STATUS
 from rcaeval.errors import NotFoundError
 from rcaeval.metrics import compute_metrics
 from rcaeval.store import BUCKET_ORDER, Store
@@ -18,7 +19,17 @@ RUN_COLUMNS = ("run_id", "suite_id", "suite_version", "agent_spec", "agent_hash"
                "audit_root", "status", "started_at", "finished_at", "judge_version", "notes",
                "agent_name", "sandbox")
 CASE_STATUSES = ("judged", "errored", "timed_out")
-"""Case run statuses the reports count by name; any other status is counted as ``other``."""
+"""Case run statuses the reports count by name, then the unfinished ones
+(:func:`case_state`); any other status is counted as ``other``."""
+
+
+def case_state(status: str | None, run_status: str | None) -> str | None:
+    """A case run's status as the reports name it: for a case its run did not finish,
+    ``interrupted`` (it was running when the run stopped) or ``pending`` (never started); a
+    case of a run still in progress that is running is ``running``."""
+    if status == "running" and run_status == "running":
+        return status
+    return UNFINISHED_BY_STATUS.get(status or "", status)
 KNOWN_TOP1_METRIC = "suite_known_top1"
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import polars as pl
 
+from rcaeval._vocab import UNFINISHED_BY_STATUS
 from rcaeval.errors import GateFailed, InputError
 from rcaeval.registry import BaselineSpec
 from rcaeval.report._data import RunData, load_run
@@ -19,8 +20,12 @@ from rcaeval.store import Store
 VERDICT_RANK: dict[str, int] = {"pass": 2, "fail": 1, "invalid": 0}
 """Verdicts from best to worst. A case in the run without a verdict (errored, timed out,
 never judged) ranks as ``invalid``: it is not comparable."""
-CLASSES: tuple[str, ...] = ("regressed", "score_drop", "missing", "new", "improved", "unchanged")
-"""Diff classes, most severe first (the order changed cases are listed in)."""
+CLASSES: tuple[str, ...] = ("regressed", "score_drop", "missing", "unfinished", "new", "improved",
+                            "unchanged")
+"""Diff classes, most severe first (the order changed cases are listed in). ``unfinished``: a
+baseline case the run did not finish (interrupted or pending): not compared, never gates,
+outside the eligible pass counts; resuming the run compares it. Count lines name it only
+when there is one."""
 
 DIFF_SCHEMA: dict[str, Any] = {
     "case_id": pl.String, "case_type": pl.String, "suite_status": pl.String,
@@ -75,7 +80,7 @@ class BaselineDiff:
         return {c: int(found.get(c, 0)) for c in CLASSES}
 
     def _pass_scope(self) -> pl.Expr:
-        scope = pl.col("eligible") & pl.col("in_baseline")
+        scope = pl.col("eligible") & pl.col("in_baseline") & (pl.col("class") != "unfinished")
         return scope & pl.col("in_run") if self.allow_missing else scope
 
     @property
@@ -127,12 +132,14 @@ def _some(items: Iterable[str], limit: int = 5) -> str:
 
 
 def display_after(row: dict[str, Any]) -> str:
-    """The verdict after, or the case run status when there is none, or ``not run``."""
+    """The verdict after, or the case run status when there is none (``interrupted`` /
+    ``pending`` for a case the run did not finish), or ``not run``."""
     if row.get("verdict_after"):
         return str(row["verdict_after"])
     if not row.get("in_run"):
         return "not run"
-    return str(row.get("run_status") or "no verdict")
+    status = row.get("run_status")
+    return UNFINISHED_BY_STATUS.get(status or "", status or "no verdict")
 
 
 def _baseline_frame(baseline: BaselineSpec) -> pl.DataFrame:
@@ -185,6 +192,8 @@ def build_diff_frame(data: RunData, suite: SuiteInfo, baseline: BaselineSpec,
     klass = (
         pl.when(~pl.col("in_baseline")).then(pl.lit("new"))
         .when(~pl.col("in_run")).then(pl.lit("missing"))
+        .when(pl.col("verdict_after").is_null()
+              & pl.col("run_status").is_in(list(UNFINISHED_BY_STATUS))).then(pl.lit("unfinished"))
         .when(rank_after < rank_before).then(pl.lit("regressed"))
         .when(rank_after > rank_before).then(pl.lit("improved"))
         .when(delta < -score_tolerance).then(pl.lit("score_drop"))

@@ -31,6 +31,8 @@ def note(row: dict[str, Any], *, allow_missing: bool = False) -> str:
     elif (row.get("class") == "missing" and row.get("verdict_before") == "pass"
           and not allow_missing):
         parts.append("counts as not passing")
+    elif row.get("class") == "unfinished":
+        parts.append("not finished: not compared (resume the run)")
     if row.get("verdict_after") not in (None, "pass") and row.get("subtype_after") \
             and row.get("class") in ("regressed", "new", "score_drop"):
         parts.append(f"now: {row['subtype_after']}")
@@ -50,6 +52,8 @@ def _counts_line(diff: BaselineDiff, sep: str) -> str:
     counts = diff.counts
     parts = []
     for c in CLASSES:
+        if c == "unfinished" and not counts[c]:  # only an interrupted run has any
+            continue
         extra = f" ({diff.gating.height} gating)" if c == "regressed" and counts[c] else ""
         parts.append(f"{c} {counts[c]}{extra}")
     return sep.join(parts) + f" ({diff.frame.height} cases; score tolerance " \

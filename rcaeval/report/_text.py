@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rcaeval._vocab import VERDICTS
+from rcaeval._vocab import UNFINISHED_OUTCOMES, VERDICTS
 from rcaeval.registry import BaselineSpec
 from rcaeval.report._context import AUTO, ReportContext, build_context
-from rcaeval.report._data import CASE_STATUSES, run_audit_dir
+from rcaeval.report._data import CASE_STATUSES, case_state, run_audit_dir
 from rcaeval.report._diff import CLASSES, display_after
 from rcaeval.report._diff_render import note as diff_note
 from rcaeval.report._fmt import (
@@ -47,10 +47,14 @@ def _suite_line(ctx: ReportContext) -> str:
     return f"{s.suite_id} {s.suite_version or NA} ({s.note})"
 
 
-def _status_counts(cases: list[dict[str, Any]]) -> str:
-    statuses = [c["run_status"] for c in cases]
-    parts = [f"{statuses.count(s)} {s}" for s in CASE_STATUSES]
-    other = sum(1 for s in statuses if s not in CASE_STATUSES)
+def _status_counts(cases: list[dict[str, Any]], run_status: str | None) -> str:
+    """``N judged, N errored, N timed_out`` and, when there are any, the cases the run did
+    not finish (``N interrupted, N pending``; ``N running`` while it runs), then ``other``."""
+    states = [case_state(c["run_status"], run_status) for c in cases]
+    parts = [f"{states.count(s)} {s}" for s in CASE_STATUSES]
+    parts += [f"{states.count(s)} {s}" for s in ("running", *UNFINISHED_OUTCOMES)
+              if states.count(s)]
+    other = sum(1 for s in states if s not in (*CASE_STATUSES, "running", *UNFINISHED_OUTCOMES))
     if other:
         parts.append(f"{other} other")
     return ", ".join(parts)
@@ -67,14 +71,17 @@ def comparison_status(ctx: ReportContext) -> str:
                   f"{d.pass_before} -> {d.pass_after})"
     else:
         verdict = "OK (no regression)"
+    unfinished = d.counts["unfinished"]
+    if unfinished:
+        verdict += f"; {unfinished} case(s) not finished, not compared"
     return f"compared with baseline {d.baseline.run_id}{same}: {verdict}"
 
 
-def _failure(case: dict[str, Any]) -> str:
+def _failure(case: dict[str, Any], run_status: str | None) -> str:
     if case["verdict"] == "pass":
         return NA
     if case["verdict"] is None:
-        status = case["run_status"] or "no verdict"
+        status = case_state(case["run_status"], run_status) or "no verdict"
         return f"{status}: {one_line(case['error'], 60)}" if case["error"] else status
     if case["subtype"]:
         return str(case["subtype"])
@@ -118,7 +125,7 @@ def _baseline_block(ctx: ReportContext) -> list[str]:
     changes = ", ".join(
         f"{c} {counts[c]}" + (f" ({d.gating.height} gating)" if c == "regressed" and counts[c]
                              else "")
-        for c in CLASSES
+        for c in CLASSES if counts[c] or c != "unfinished"  # only an interrupted run has any
     )
     lines = [
         "baseline comparison:",
@@ -149,6 +156,8 @@ def render_report(ctx: ReportContext) -> str:
     verdicts = [c["verdict"] for c in cases]
     no_verdict = sum(1 for v in verdicts if v is None)
     statuses = [c["run_status"] for c in cases]
+    rstat = run["status"]
+    states = [case_state(s, rstat) for s in statuses]
     scores = [c["score"] for c in cases if c["score"] is not None]
     total = sum(scores) if scores else None
     avg = total / len(scores) if scores and total is not None else None
@@ -168,12 +177,13 @@ def render_report(ctx: ReportContext) -> str:
         _kv("sandbox", run.get("sandbox") or NA),
         _kv("source", run["source"] or NA),
         _kv("judge version", run["judge_version"] or NA),
-        _kv("execution status", f"{run['status'] or NA} ({_status_counts(cases)})"),
+        _kv("execution status", f"{run['status'] or NA} ({_status_counts(cases, rstat)})"),
         _kv("comparison status", comparison_status(ctx)),
         "",
         _kv("cases", f"{len(cases)} total: {case_counts}, {no_verdict} without verdict; "
                      f"{statuses.count('errored')} errored, {statuses.count('timed_out')} "
-                     "timed_out"),
+                     "timed_out" + "".join(f", {states.count(s)} {s}" for s in UNFINISHED_OUTCOMES
+                                           if states.count(s))),
         _kv("known Top-1", _known_top1(ctx.data.known_top1)),
         _kv("score", f"total {fmt_score(total)}, average {fmt_score(avg)} over {len(scores)} "
                      "scored cases"),
@@ -189,7 +199,7 @@ def render_report(ctx: ReportContext) -> str:
         "cases:",
     ]
     rows = [[c["case_id"], c["case_type"] or NA, c["verdict"] or NA, fmt_score(c["score"]),
-             _failure(c), fmt_duration(c["duration_s"])] for c in cases]
+             _failure(c, rstat), fmt_duration(c["duration_s"])] for c in cases]
     if rows:
         lines += table(["case", "type", "verdict", "score", "failure", "duration"], rows,
                        right={3, 5}, indent="  ")
@@ -233,7 +243,8 @@ def _case_detail(ctx: ReportContext, c: dict[str, Any]) -> list[str]:
         _kv("score", f"{fmt_score(c['score'])} (raw {fmt_score(c['raw_score'])}, hard gate "
                      f"{hard}, profile {c['scoring_profile'] or NA})"),
         _kv("case type", c["case_type"] or NA),
-        _kv("execution", f"{c['run_status'] or NA}, attempts {fmt_int(c['attempts'])}, "
+        _kv("execution", f"{case_state(c['run_status'], ctx.data.run['status']) or NA}, "
+                         f"attempts {fmt_int(c['attempts'])}, "
                          f"duration {fmt_duration(c['duration_s'])}"),
         _kv("workspace", c["workspace_id"] or NA),
     ]

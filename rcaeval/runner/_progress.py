@@ -24,6 +24,7 @@ from rich.progress import (
 )
 
 from rcaeval._vocab import CASE_OUTCOMES as OUTCOMES
+from rcaeval._vocab import UNFINISHED_BY_STATUS
 
 _STYLE = {"pass": "green", "fail": "red", "invalid": "magenta", "errored": "yellow",
           "timed_out": "yellow"}
@@ -31,10 +32,14 @@ _SHORT = {"pass": "pass", "fail": "fail", "invalid": "inv", "errored": "err", "t
 
 
 def outcome_of(status: str, verdict: str | None) -> str:
-    """The progress/summary outcome of one case run."""
+    """The progress/summary outcome of one case run: its verdict, ``errored``/``timed_out``,
+    or for a case a stopped run did not finish ``interrupted`` (it was running) or
+    ``pending`` (it never started); a judged case without a verdict is ``errored``."""
     if status in ("errored", "timed_out"):
         return status
-    return verdict or "errored"
+    if verdict:
+        return verdict
+    return UNFINISHED_BY_STATUS.get(status, "errored")
 
 
 IN_FLIGHT_SHOWN = 3

@@ -25,8 +25,8 @@ def promoted(env: Env) -> Env:
 
 def test_identical_rerun_has_no_regression(promoted: Env) -> None:
     d = diff_against_baseline(promoted.store, "rerun-1", promoted.registry)
-    assert d.counts == {"regressed": 0, "score_drop": 0, "missing": 0, "new": 0,
-                        "improved": 0, "unchanged": 5}
+    assert d.counts == {"regressed": 0, "score_drop": 0, "missing": 0, "unfinished": 0,
+                        "new": 0, "improved": 0, "unchanged": 5}
     assert d.regressed.is_empty()
     assert not d.gate_failed
     assert (d.pass_before, d.pass_after) == (3, 3)  # case-q is quarantined
