@@ -3,11 +3,13 @@ verdicts (docs/baselines.md#repeats).
 
 Per eligible case: the baseline verdict against the case's pass rate over the K runs
 (``regressed``: passed in the baseline and in none of the K runs; ``flaky``: passed in some;
-``improved``: did not pass in the baseline and passed every time). The gate is a one-sided
-Fisher exact test of the suite pass rate — the baseline's passing eligible cases out of its
-eligible cases against the group's passing case runs out of its case runs over the same cases
-— failing when the group's rate is lower with p < ``alpha``. Repeats are treated as
-independent trials.
+``improved``: did not pass in the baseline and passed every time). The gate fails when an
+eligible case is ``regressed`` — it passed in the baseline and never passes now, a regression
+whatever the p-value (with few cases the test below cannot reach significance, so repeats
+would otherwise gate more weakly than one run) — or when a one-sided Fisher exact test of the
+suite pass rate — the baseline's passing eligible cases out of its eligible cases against the
+group's passing case runs out of its case runs over the same cases — finds the group's rate
+lower with p < ``alpha``. Repeats are treated as independent trials.
 """
 
 from __future__ import annotations
@@ -50,8 +52,26 @@ class RepeatDiff:
         return self.passes_after / self.runs_after if self.runs_after else None
 
     @property
+    def gating(self) -> list[dict[str, Any]]:
+        """Eligible cases that passed in the baseline and passed in none of the K runs."""
+        return [r for r in self.rows if r["eligible"] and r["class"] == "regressed"]
+
+    @property
+    def gate_reasons(self) -> list[str]:
+        """Why the gate fails (empty: it passes)."""
+        reasons = []
+        if self.gating:
+            reasons.append(f"{len(self.gating)} eligible case(s) passed in the baseline and in "
+                           f"none of the {self.repeat} runs: " + ", ".join(
+                               f"{r['case_id']} (pass -> 0/{r['runs']})" for r in self.gating))
+        if self.p_value < self.alpha:
+            reasons.append("the pass rate is significantly lower than the baseline's "
+                           f"(p = {self.p_value:.4f} < {self.alpha:g})")
+        return reasons
+
+    @property
     def gate_failed(self) -> bool:
-        return self.p_value < self.alpha
+        return bool(self.gate_reasons)
 
     def render(self) -> str:
         def pct(v: float | None) -> str:
@@ -69,8 +89,9 @@ class RepeatDiff:
                 lines.append(f"  {klass}: " + ", ".join(
                     f"{r['case_id']} ({r['verdict_before'] or '-'} -> {r['passes']}/{r['runs']})"
                     for r in cases))
-        lines.append("  REGRESSION: the pass rate is significantly lower than the baseline's"
-                     if self.gate_failed else "  no significant regression")
+        lines += [f"  REGRESSION: {r}" for r in self.gate_reasons] or [
+            "  no regression: no case stopped passing and the pass rate is not significantly "
+            "lower"]
         return "\n".join(lines) + "\n"
 
 

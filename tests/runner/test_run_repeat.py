@@ -82,7 +82,7 @@ def test_flaky_agent_repeats_stats_gate_baseline_and_resume(paths, make_registry
     assert code == 4, out + err  # 3/4 = 0.75 < 0.9; crashes are judged, not infrastructure
     assert "pass rate 0.750 (3/4) is below --fail-under 0.9" in err
     assert "flaky: kill-query-chain-001" in out
-    assert "one-sided Fisher exact p =" in out and "no significant regression" in out
+    assert "one-sided Fisher exact p =" in out and "no regression: no case stopped passing" in out
     doc = orjson.loads((tmp_path / "r.json").read_bytes())
     flaky = {c["case_id"]: c for c in doc["cases"]}[CASES[1]]
     assert [a["outcome"] for a in flaky["attempts"]] == ["pass", "invalid"]
@@ -99,3 +99,23 @@ def test_flaky_agent_repeats_stats_gate_baseline_and_resume(paths, make_registry
     assert (counts / f"{CASES[1]}.n").read_text() == "2"
     code, out, err = run("--resume", "grp", "--repeat", "3", *flaky_env)
     assert code == 3 and "has 2 repeats, not 3" in err
+
+
+def test_a_case_that_never_passes_now_gates_whatever_the_p_value(paths, make_registry, capsys):
+    """Two cases that passed in the baseline and fail in both repeats: Fisher's p is 0.0667
+    (two cases cannot reach 0.05), but each is a regression on its own, as in a single run."""
+    reg = make_registry(CASES)
+    common = ["--suite", "mini", "--registry", str(reg), "--db", str(paths["db"]),
+              "--audit-root", str(paths["audits"]), "--no-progress"]
+    assert main(["run", *common, "--agent", "replay:thorough", "--run-id", "steady"]) == 0
+    with connect(paths["db"]) as s:
+        promote_baseline(s, "steady", reg, paths["audits"])
+    capsys.readouterr()
+    code = main(["run", *common, "--agent", "replay:shallow", "--run-id", "worse",
+                 "--repeat", "2", "--baseline-diff"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 4, out
+    assert "one-sided Fisher exact p = 0.0667" in out
+    assert ("REGRESSION: 2 eligible case(s) passed in the baseline and in none of the 2 runs: "
+            "kill-query-chain-001 (pass -> 0/2), tikv-panic-restart-001 (pass -> 0/2)") in out
+    assert "significantly lower" not in out
