@@ -4,6 +4,8 @@ verdict reflects what the client looked at."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import orjson
@@ -11,6 +13,12 @@ import pytest
 from tools_kit import PANIC_CASE, judge_bundle, run_scripted
 
 from rcaeval.examples._mcp import client_caller, investigate
+
+
+def _lint(bundle: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rcaeval", "bundle", "lint", str(bundle),
+                           "--case", str(PANIC_CASE), *args], capture_output=True, text=True,
+                          timeout=120)
 
 
 def _investigate(skip: tuple[str, ...] = ()):
@@ -38,8 +46,16 @@ def test_thorough_investigation_passes(tmp_path: Path):
     patch = orjson.loads((bundle / "analysis_patch.json").read_bytes())
     assert patch["items"][0]["refs"]
 
-    row = judge_bundle(tmp_path, bundle, PANIC_CASE.name)
+    # docs/tools.md: a standalone server's bundle lacks only the runner's manifest.json
+    lint = _lint(bundle, "--json")
+    assert lint.returncode == 3, lint.stdout + lint.stderr
+    findings = [orjson.loads(x) for x in lint.stdout.splitlines() if x.strip()]
+    assert [f["rule"] for f in findings if f["severity"] == "error"] == ["manifest_present"]
+    row = judge_bundle(tmp_path, bundle, PANIC_CASE.name)  # adds a manifest, as the runner
     assert row["verdict"] == "pass", row
+    audit = tmp_path / "audit" / "tools-e2e" / PANIC_CASE.name
+    lint = _lint(audit)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
     assert row["buckets"]["evidence_collection"] == "pass"
     assert row["buckets"]["critical_evidence"] == "pass"
 
@@ -71,3 +87,29 @@ def test_unavailable_channel_is_a_collection_error(tmp_path: Path, case: str):
     assert report["channels"]["events"] == {"attempted": True, "status": "error", "count": 0}
     tele = (bundle / ".opencode/telemetry.log").read_text()
     assert '"event":"events_query.attempted"' in tele and '"event":"tool.error"' in tele
+
+
+def test_submit_report_without_findings_still_writes_the_patch(tmp_path: Path):
+    """Over MCP: a report with findings, then one with `findings: []` (the documented shape:
+    root_cause a string, findings[].refs a list of {type, id}); the second replaces the
+    first's patch with an empty one instead of leaving it behind."""
+    bundle = tmp_path / "bundle"
+
+    async def script(client):
+        call = client_caller(client)
+        logs = await call("search_logs", {"pattern": "TiKV panic", "limit": 1})
+        lid = logs["entries"][0]["id"]
+        first = await call("submit_report", {
+            "root_cause": "tikv-2 panicked on a corrupted raft entry",
+            "findings": [{"claim": "tikv-2 panicked", "refs": [{"type": "log", "id": lid}]}]})
+        first_patch = orjson.loads((bundle / "analysis_patch.json").read_bytes())
+        second = await call("submit_report", {"root_cause": "not sure", "findings": []})
+        return lid, first, first_patch, second
+
+    lid, first, first_patch, second = run_scripted(PANIC_CASE, bundle, script)
+    assert first["status"] == "submitted"
+    assert first_patch["items"][0]["refs"] == [{"type": "log", "id": lid}]
+    assert second["status"] == "submitted"
+    assert "no key finding cites evidence" in second["warnings"]
+    assert orjson.loads((bundle / "analysis_patch.json").read_bytes()) == {"items": []}
+    assert (bundle / "output.txt").read_text().startswith("## Root cause\n\nnot sure")
