@@ -5,9 +5,13 @@ renders a Markdown diagnosis from simple rules (first match wins):
 
 1. a panic line or a panic termination reason      -> storage/compute node panic
 2. an OOM / KILL QUERY / killed-statement line      -> kill-query chain
-3. one instance's CPU >= 3x the others' median      -> hotspot
-4. a channel's tool unavailable and nothing found   -> honest missing-data answer
-5. nothing abnormal                                 -> likely a false alarm
+3. a failing alert or a log line with a known signature (a hot read / write region, a
+   stalled GC safe point, PD leader changes, a scrape gap; :mod:`._signatures`)
+                                                    -> that mechanism (provisional when the
+                                                       data alone cannot confirm it)
+4. one instance's CPU >= 3x the others' median      -> hotspot
+5. a channel's tool unavailable and nothing found   -> honest missing-data answer
+6. nothing abnormal                                 -> likely a false alarm
 """
 
 from __future__ import annotations
@@ -22,11 +26,15 @@ from typing import Any
 import orjson
 
 from rcaeval.bundle import CHANNELS as BUNDLE_CHANNELS
+from rcaeval.examples._signatures import SIGNATURES, Match, match_signature
 
 CHANNELS = BUNDLE_CHANNELS
 PANIC_RE = re.compile(r"\bpanic|fatal error|sigabrt", re.I)
 KILL_RE = re.compile(r"kill query|\bkilled\b|out of memory|\boom\b|exceed\w* (?:the )?mem\w* quota"
                      r"|query execution was interrupted|memory limit", re.I)
+SIGNATURE_LOG_RE = "|".join(s.pattern.pattern for s in SIGNATURES) + "|heartbeat received"
+"""What the agents search the logs for besides warnings and panic / kill lines: every
+signature, and the store heartbeats that show the cluster alive."""
 LOG_RE = re.compile(r"^(\S+)\s+([A-Za-z]+)\s+\[([^\]]+)\]\s?(.*)$")
 GUARDRAILS = ("do not blame a component without direct evidence from this window",
               "a missing channel is missing data, not evidence of health",
@@ -58,6 +66,7 @@ class Incident:
     queries: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
+    alerts: list[dict[str, Any]] = field(default_factory=list)
     unavailable: list[str] = field(default_factory=list)
 
 
@@ -94,6 +103,10 @@ def load_incident(root: Path) -> Incident:
         for i, e in enumerate(doc.get("events", []), start=1):
             inc.events.append({**e, "id": e.get("id") or f"EV-{i:04d}"})
     inc.components = (load_json(inc_dir / "component_health.json") or {}).get("components", [])
+    if "alerts" not in unavailable:
+        doc = load_json(inc_dir / "alerts.json") or {}
+        for i, a in enumerate(doc.get("checks", []), start=1):
+            inc.alerts.append({**a, "id": a.get("id") or f"G-{i:04d}"})
     return inc
 
 
@@ -105,6 +118,7 @@ class Diagnosis:
     evidence: list[str]
     ruled_out: list[str]
     actions: list[str]
+    next_steps: list[str] = field(default_factory=list)
 
 
 def _cpu_hotspot(series: list[dict[str, Any]]) -> tuple[str, float, float, str] | None:
@@ -174,6 +188,9 @@ def diagnose(inc: Incident) -> Diagnosis:
             + [f"{x['id']}: {str(x.get('sql_text', ''))[:100]}" for x in kill_queries[:2]],
             ruled, ["Throttle or rewrite the runaway query and set a per-query memory quota.",
                     "Verify the retries stopped after the query was blocked."])
+    sig = match_signature(inc.alerts, inc.logs)
+    if sig is not None:
+        return _signature_diagnosis(inc, sig, ruled)
     if hotspot is not None:
         inst, peak, ratio, sid = hotspot
         return Diagnosis(
@@ -203,6 +220,23 @@ def diagnose(inc: Incident) -> Diagnosis:
         ["Review the alert threshold.", "Keep monitoring; no remediation is needed now."])
 
 
+def _signature_diagnosis(inc: Incident, m: Match, ruled: list[str]) -> Diagnosis:
+    sig = m.signature
+    firing = [a for a in inc.alerts if a.get("status") in ("fail", "warn")]
+    refs = [{"type": "log", "id": e["id"]} for e in m.logs[:3]]
+    refs += [{"type": "event", "id": e["id"]} for e in inc.events
+             if e.get("type") == "Warning" or m.instance in str(e.get("object", ""))][:2]
+    if not refs:
+        refs = [{"type": "metric", "id": s["id"]} for s in inc.series[:1]]
+    evidence = [f"alert {a.get('name')} ({a.get('status')}): {a.get('detail')}" for a in firing]
+    evidence += [f"{e['id']} {e['instance']}: {str(e['message'])[:160]}" for e in m.logs[:3]]
+    evidence += [f"{e['id']} {e.get('object')}: {e.get('reason')}" for e in inc.events
+                 if {"type": "event", "id": e["id"]} in refs]
+    ruled = [r for r in ruled if not (sig.kind == "read_hotspot" and "CPU hotspot" in r)]
+    return Diagnosis(sig.kind, sig.cause.format(inst=m.instance, detail=m.detail), refs,
+                     evidence, ruled, list(sig.actions), list(sig.next_steps))
+
+
 def _warning_note(inc: Incident) -> list[str]:
     """Say so when warnings exist: the rules found no failure signal, not a quiet log."""
     warns = [e for e in inc.logs if e["level"] in ("WARN", "WARNING", "ERROR")]
@@ -220,8 +254,9 @@ def render_answer(d: Diagnosis) -> str:
     def bullets(items: list[str]) -> str:
         return "\n".join(f"- {x}" for x in items) or "- (none)"
 
+    steps = f"## Next steps\n\n{bullets(d.next_steps)}\n\n" if d.next_steps else ""
     return (f"## Root cause\n\n{d.root_cause}\n\n## Evidence\n\n{bullets(d.evidence)}\n\n"
-            f"## Ruled out\n\n{bullets(d.ruled_out)}\n\n"
+            f"## Ruled out\n\n{bullets(d.ruled_out)}\n\n{steps}"
             f"## Recommended actions\n\n{bullets(d.actions)}\n")
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from rcaeval.examples._diagnosis import (
     KILL_RE,
     PANIC_RE,
+    SIGNATURE_LOG_RE,
     Diagnosis,
     Incident,
     diagnose,
@@ -62,7 +63,7 @@ async def _pages(call: Call, name: str, args: dict[str, Any], key: str) -> list[
 async def investigate(call: Call, *, skip: Iterable[str] = (),
                       on_step: Step | None = None) -> Diagnosis:
     """Walk the tools, diagnose, ``submit_report``; ``skip`` leaves channels out (``logs``,
-    ``metrics``, ``queries``, ``events``) - how the tests model a shallow agent."""
+    ``metrics``, ``queries``, ``events``, ``alerts``) - how the tests model a shallow agent."""
     skipped = set(skip)
     inc = Incident()
 
@@ -85,10 +86,14 @@ async def investigate(call: Call, *, skip: Iterable[str] = (),
     await call("get_guardrails", {})
     inc.components = (await call("get_component_health", {})).get("components") or []
 
+    async def alerts() -> None:
+        inc.alerts = await _pages(call, "get_alerts", {"limit": 200}, "checks")
+
     async def logs() -> None:
         seen: dict[str, dict[str, Any]] = {}
         for args in ({"min_level": "WARN", "limit": 200},
-                     {"pattern": f"{PANIC_RE.pattern}|{KILL_RE.pattern}", "limit": 200}):
+                     {"pattern": f"{PANIC_RE.pattern}|{KILL_RE.pattern}", "limit": 200},
+                     {"pattern": SIGNATURE_LOG_RE, "limit": 200}):
             for e in await _pages(call, "search_logs", args, "entries"):
                 seen[e["id"]] = e
         inc.logs = list(seen.values())
@@ -105,7 +110,9 @@ async def investigate(call: Call, *, skip: Iterable[str] = (),
     async def events() -> None:
         inc.events = await _pages(call, "list_events", {"limit": 200}, "events")
 
-    await step("logs", "Search logs (warnings and errors, panic / kill signatures)")
+    await step("alerts", "Read the alert rules and health gates that fired or failed")
+    await channel("alerts", alerts)
+    await step("logs", "Search logs (warnings and errors, panic / kill / known signatures)")
     await channel("logs", logs)
     await step("metrics", "Query every metric")
     await channel("metrics", metrics)

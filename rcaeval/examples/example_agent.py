@@ -4,13 +4,14 @@ Run it as ``--agent 'acp:{python} -m rcaeval.examples.example_agent'``. It is th
 plugging a real agent into rcaeval: on the first prompt of a session it connects to the
 incident tools the client handed it in ``session/new``'s ``mcpServers`` (the official ``mcp``
 SDK's client) and investigates through them (:mod:`rcaeval.examples._mcp`: ticket,
-topology, guardrails, logs, metrics, slow queries, events, then ``submit_report``), reporting
-each step as a ``tool_call`` / ``tool_call_update``. The tool server records the bundle. Without
-tools (``tools: files``) it reads ``incident/`` and writes the bundle with ``BundleWriter``
-(:mod:`rcaeval.examples.example_command_agent`). It writes its investigation notes through the
-client's ``fs/write_text_file`` when the client offers it, streams its Markdown diagnosis as
-``agent_message_chunk`` updates, and reports usage (``usage_update`` and
-``PromptResponse.usage``). Follow-up prompts of the same session name the key evidence ids.
+topology, guardrails, alerts, logs, metrics, slow queries, events, then ``submit_report``),
+reporting each step as a ``tool_call`` / ``tool_call_update``. The tool server records the
+bundle. Without tools (``tools: files``) it reads ``incident/`` and writes the bundle with
+``BundleWriter`` (:mod:`rcaeval.examples.example_command_agent`). It writes its
+investigation notes through the client's ``fs/write_text_file`` when the client offers it,
+streams its Markdown diagnosis as ``agent_message_chunk`` updates, and reports usage
+(``usage_update`` and ``PromptResponse.usage``). Follow-up prompts of the same session name
+the key evidence ids.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ class _Cancelled(Exception):
     pass
 CONTEXT_SIZE = 200_000
 SKIP_ENV = "RCAEVAL_EXAMPLE_SKIP"
-"""Comma-separated channels (logs, metrics, queries, events) the example leaves out: how the
-tests model a shallow agent."""
+"""Comma-separated channels (logs, metrics, queries, events, alerts) the example leaves out:
+how the tests model a shallow agent."""
 
 
 def estimate_tokens(text: str) -> int:

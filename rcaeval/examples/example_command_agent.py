@@ -20,6 +20,7 @@ def investigate(root: Path):
         w.set_ticket(inc.ticket)
     w.milestone("events_query.attempted"), w.add_events(inc.events), w.add_log_entries(inc.logs)
     w.add_series(inc.series), w.add_queries(inc.queries), w.set_component_health(inc.components)
+    w.add_gate_checks(inc.alerts)  # evidences/gate_checks.json: the alerts that fired or failed
     for channel in inc.unavailable:
         w.channel_error(channel, "tool unavailable (incident/tool_status.json)")
     d = diagnose(inc)

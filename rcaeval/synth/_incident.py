@@ -247,7 +247,14 @@ def render_incident(sc: Scenario, rng: random.Random, var: Variation | None = No
             "uptime_s": h.uptime_s if h and h.uptime_s is not None
             else rng.randint(3, 40) * 86_400 + rng.randint(0, 86_399),
         })
-    gates = [g.model_dump() for g in sc.gate_checks]
+    gates: list[dict[str, Any]] = []
+    for n, g in enumerate(sc.gate_checks, start=1):
+        gate: dict[str, Any] = {"id": f"G-{n:04d}", "name": g.name, "status": g.status,
+                                "detail": g.detail}
+        if g.instance:
+            gate.update(component=_component(g.instance), instance=g.instance)
+        gate["ts"] = iso(at(g.at if g.at is not None else sc.window.minutes))
+        gates.append(gate)
     return Incident(sc, cluster, start, end, topology, ticket, log_lines, series, queries,
                     events, health, gates, refs)
 

@@ -1,4 +1,5 @@
-"""Write the registry side of a scenario: case.yaml, judge.yaml, expected.md, incident/."""
+"""Write the registry side of a scenario: case.yaml, judge.yaml, expected.md, incident/
+(whose alerts.json holds the scenario's gate checks, served by the get_alerts tool)."""
 
 from __future__ import annotations
 
@@ -154,6 +155,8 @@ def write_case(w: TreeWriter, inc: Incident, case_id: str) -> None:
     if "events" not in down:
         w.json(f"{d}/events.json", {"events": inc.events})
     w.json(f"{d}/component_health.json", {"components": inc.health})
+    if inc.gate_checks:
+        w.json(f"{d}/alerts.json", {"checks": inc.gate_checks})
     if down:
         w.json(f"{d}/tool_status.json", {"unavailable": sorted(down)})
 

@@ -109,10 +109,15 @@ class TicketSpec(BaseModel):
 
 
 class GateSpec(BaseModel):
+    """An alert rule or health gate evaluated over the incident (``incident/alerts.json``)."""
+
     model_config = _STRICT
     name: str
     status: Literal["pass", "fail", "warn"]
     detail: str
+    at: float | None = None
+    """Minute of the window it was evaluated (fired) at; default: the end of the window."""
+    instance: str | None = None
 
 
 class JudgeTemplate(BaseModel):

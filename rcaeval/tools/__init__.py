@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from rcaeval.tools._catalog import (
     ALWAYS_WRITTEN,
     ON_OUTAGE,
+    OUTAGE_CHANNELS,
     TOOL_OUTPUTS,
     ToolOutput,
     bundle_path,
@@ -27,9 +28,10 @@ from rcaeval.tools._tools import IncidentTools, ToolInputError
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "TOOL_OUTPUTS", "CaseData", "IncidentTools",
-           "ToolInputError", "ToolOutput", "build_server", "bundle_path", "load_case_data",
-           "serve", "tool_output", "tools_of_channel", "tools_writing", "written_files"]
+__all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
+           "IncidentTools", "ToolInputError", "ToolOutput", "build_server", "bundle_path",
+           "load_case_data", "serve", "tool_output", "tools_of_channel", "tools_writing",
+           "written_files"]
 
 
 def build_server(tools: IncidentTools) -> MCPServer:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rcaeval._vocab import BUNDLE_CHANNELS
+
 
 @dataclass(frozen=True)
 class ToolOutput:
@@ -75,6 +77,10 @@ ALWAYS_WRITTEN: tuple[str, ...] = (REPORT, "evidences/metrics.json", "evidences/
 ON_OUTAGE: tuple[str, ...] = ("evidences/collection_errors.json",)
 """Bundle files written when a call hits a channel listed in ``tool_status.json``."""
 
+OUTAGE_CHANNELS: tuple[str, ...] = (*BUNDLE_CHANNELS, "alerts")
+"""The channels whose backend ``incident/tool_status.json`` may list as unavailable (their
+tools then answer with an error and write :data:`ON_OUTAGE`)."""
+
 
 def tool_output(tool: str) -> ToolOutput:
     """The row of ``tool``; KeyError naming the known tools otherwise."""
@@ -88,8 +94,11 @@ def tool_output(tool: str) -> ToolOutput:
 def tools_writing(path: str) -> list[ToolOutput]:
     """The tools that write bundle file ``path``, given as a judge.yaml check's ``file``
     names it: with a ``/`` it is bundle-relative, else a file under ``evidences/`` (the
-    judge's rule, queries/facts/methods.sql)."""
+    judge's rule, queries/facts/methods.sql). A file written when a channel is down
+    (:data:`ON_OUTAGE`) is written by every tool of a channel that can be down."""
     rel = bundle_path(path)
+    if rel in ON_OUTAGE:
+        return [row for row in TOOL_OUTPUTS if row.channel in OUTAGE_CHANNELS]
     return [row for row in TOOL_OUTPUTS if rel in row.writes]
 
 

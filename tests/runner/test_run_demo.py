@@ -12,6 +12,8 @@ def test_demo_end_to_end(rcaeval, paths, db_query):
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "demo-thorough          13 pass, 0 fail, 0 invalid" in out
+    # the example agent passes the cases its rules cover, the five alert cases included
+    assert "demo-example-acp       7 pass, 6 fail, 0 invalid" in out
     assert "rec-crashed            0 pass, 0 fail, 13 invalid" in out
     assert "verdicts per behaviour x case_type" in out
     for case_type in ("compositional", "known", "novel", "tool_degraded"):

@@ -46,6 +46,28 @@ def test_rules_in_priority_order():
         assert heading in text
 
 
+def test_alert_signatures_come_after_panic_and_kill_and_before_cpu():
+    hot = [_series("tikv_cpu", "tikv-0", [0.4, 3.9]), _series("tikv_cpu", "tikv-1", [0.5]),
+           _series("tikv_cpu", "tikv-2", [0.6])]
+    gap = {"id": "G-0001", "name": "scrape_health", "status": "fail",
+           "detail": "prometheus-k8s-1 missed 6 consecutive scrapes at 03:20-03:26"}
+    d = diagnose(Incident(series=hot, alerts=[gap]))
+    assert d.kind == "scrape_gap" and "Provisional" in d.root_cause
+    assert "missed 6 consecutive scrapes" in d.root_cause and d.next_steps
+    assert "## Next steps" in render_answer(d)
+    # a passing check says nothing
+    d = diagnose(Incident(series=hot, alerts=[{**gap, "status": "pass"}]))
+    assert d.kind == "hotspot"
+    # a log line with a signature names its busiest instance of the component
+    logs = [_log(1, "tidb-0", "server is busy: unified read pool is full", "WARN"),
+            *(_log(n, "tikv-1", '["unified-read-pool is full"]', "WARN") for n in (2, 3))]
+    d = diagnose(Incident(logs=logs))
+    assert d.kind == "read_hotspot" and "CPU hotspot on tikv-1" in d.root_cause
+    assert not any("CPU hotspot was ruled out" in r for r in d.ruled_out)
+    d = diagnose(Incident(logs=[*logs, _log(9, "tikv-3", "[panic] boom", "FATAL")]))
+    assert d.kind == "panic"
+
+
 def test_acp_library_traps_still_exist():
     """Canaries: if a new agent-client-protocol fixes one of these, revisit rcaeval.runner._acp
     (docs/agents.md, "ACP library traps")."""

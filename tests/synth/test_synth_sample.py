@@ -100,6 +100,29 @@ def test_case_types_and_files(sample_root: Path) -> None:
     assert [c["id"] for c in suite["cases"]] == [d.name for d in dirs]
 
 
+def test_every_critical_evidence_file_is_written_by_a_tool(sample_root: Path) -> None:
+    """What a case's critical evidence reads is reachable through the incident tools
+    (rcaeval.tools.TOOL_OUTPUTS), and the incident data holds what those tools serve: the
+    gate checks an alert check reads are in incident/alerts.json."""
+    from rcaeval.tools import tools_of_channel, tools_writing
+
+    for d in cases(sample_root):
+        judge = yaml.safe_load((d / "judge.yaml").read_text())
+        for chk in judge["judge"]["critical_evidence"]["checks"]:
+            for cond in chk.get("any_of", []) + chk.get("all_of", []):
+                src = cond.get("file") or (cond["source"] if cond.get("source") not in (
+                    None, "logs") else None) or ("metrics.json" if "series" in cond else None)
+                tools = tools_writing(src) if src else tools_of_channel("logs")
+                assert tools, f"{d.name}: {chk['id']} reads {src}, which no tool writes"
+                if src != "collection_errors.json":  # else written when a channel is down
+                    assert any(any((d / "incident").glob(f)) for row in tools
+                               for f in row.incident), (d.name, chk["id"])
+                if src == "gate_checks.json":
+                    served = orjson.loads((d / "incident/alerts.json").read_bytes())["checks"]
+                    text = " ".join(c["detail"] for c in served).lower()
+                    assert any(n.lower() in text for n in cond["needles"]), (d.name, chk["id"])
+
+
 def test_registry_validates(sample_root: Path) -> None:
     registry = pytest.importorskip("rcaeval.registry")
     problems = registry.validate_registry(sample_root / "registry")

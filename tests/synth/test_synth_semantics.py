@@ -44,6 +44,20 @@ def _check_surely(check: dict[str, Any], dets: dict[str, Any], text: str, want: 
 
 
 @pytest.mark.parametrize("case_id", CASE_IDS)
+def test_the_ground_truth_summary_fires_its_own_family(sample_root: Path, case_id: str) -> None:
+    """A case must accept its own right answer: the ground-truth summary, given as the root
+    cause, fires the case's ``asserts_<family>`` detector (and no must-not family)."""
+    judge = _judge(sample_root, case_id)
+    root = judge["ground_truth"]["root_cause"]
+    text = f"## Root cause\n\n{root['summary']}\n"
+    dets = judge["detectors"]
+    assert fires(dets[f"asserts_{root['family']}"], text, window_words=None), case_id
+    for name, det in dets.items():
+        if name.startswith("asserts_") and name != f"asserts_{root['family']}":
+            assert not fires(det, text, window_words=3), (case_id, name)
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
 def test_thorough_passes_every_check(sample_root: Path, case_id: str) -> None:
     judge = _judge(sample_root, case_id)
     dets = judge["detectors"]

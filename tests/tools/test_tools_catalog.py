@@ -15,6 +15,7 @@ from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.bundle._contract import MILESTONES
 from rcaeval.tools import (
     ALWAYS_WRITTEN,
+    OUTAGE_CHANNELS,
     TOOL_OUTPUTS,
     IncidentTools,
     build_server,
@@ -83,11 +84,20 @@ def test_each_call_writes_what_its_row_says(tmp_path: Path):
     assert set(tool_output("submit_report").writes) <= _files(root)
 
 
+def test_every_outage_channel_names_its_backend():
+    from rcaeval.tools._tools import _CHANNEL_BACKENDS
+
+    assert set(_CHANNEL_BACKENDS) == set(OUTAGE_CHANNELS)
+
+
 def test_lookups():
     assert [r.tool for r in tools_writing("gate_checks.json")] == ["get_alerts"]
     assert [r.tool for r in tools_writing("evidences/gate_checks.json")] == ["get_alerts"]
     assert [r.tool for r in tools_writing("events.json")] == ["list_events"]
     assert tools_writing("workload.json") == []
+    assert [r.tool for r in tools_writing("collection_errors.json")] == [
+        "list_metrics", "query_metrics", "search_logs", "list_events", "get_slow_queries",
+        "get_alerts"]
     assert [r.tool for r in tools_of_channel("logs")] == ["search_logs"]
     assert [r.tool for r in tools_of_channel("alerts")] == ["get_alerts"]
     with pytest.raises(KeyError, match="get_ticket"):
