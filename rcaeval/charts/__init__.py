@@ -17,16 +17,17 @@ Typical use (in a notebook)::
 
 from __future__ import annotations
 
+from rcaeval._numfmt import display_value
 from rcaeval.charts._altair import (
-    SERIES_COLORS,
-    VERDICT_COLORS,
     bucket_chart,
     chart_svg,
     count_axis,
     score_chart,
+    series_scale,
     show_chart,
     verdict_chart,
 )
+from rcaeval.charts._banner import banner_html, show_banner
 from rcaeval.charts._data import (
     bucket_pass_rates,
     case_scores,
@@ -34,20 +35,50 @@ from rcaeval.charts._data import (
     verdict_counts,
     verdict_long,
 )
+from rcaeval.charts._gate import captures_chart, gate_rates_chart
+from rcaeval.charts._palette import (
+    BASELINE_COLOR,
+    CATEGORY_COLORS,
+    RUN_COLOR,
+    SERIES_COLORS,
+    STATUS_PALETTE,
+    VERDICT_COLORS,
+    VERDICT_PALETTE,
+    category_scale,
+    comparison_scale,
+    palette_colors,
+    palette_css,
+    verdict_scale,
+)
 from rcaeval.charts._tables import show_table, table_html
 from rcaeval.charts._trend import release_trend, trend_chart
 
 __all__ = [
+    "BASELINE_COLOR",
+    "CATEGORY_COLORS",
+    "RUN_COLOR",
     "SERIES_COLORS",
+    "STATUS_PALETTE",
     "VERDICT_COLORS",
+    "VERDICT_PALETTE",
+    "banner_html",
     "bucket_chart",
     "bucket_pass_rates",
+    "captures_chart",
     "case_scores",
+    "category_scale",
     "chart_svg",
+    "comparison_scale",
     "count_axis",
+    "display_value",
+    "gate_rates_chart",
     "paired_cases",
+    "palette_colors",
+    "palette_css",
     "release_trend",
     "score_chart",
+    "series_scale",
+    "show_banner",
     "show_chart",
     "show_table",
     "table_html",
@@ -55,4 +86,5 @@ __all__ = [
     "verdict_chart",
     "verdict_counts",
     "verdict_long",
+    "verdict_scale",
 ]

@@ -8,11 +8,13 @@ from typing import Any
 
 import polars as pl
 
-from rcaeval._vocab import VERDICTS
-
-VERDICT_COLORS: tuple[str, ...] = ("#4c9a2a", "#d9822b", "#b0413e")
-"""Bar colours of :data:`rcaeval.report.VERDICTS` (pass, fail, invalid), in that order."""
-SERIES_COLORS: tuple[str, ...] = ("#9aa5b1", "#2f6db5", "#d9822b", "#6b4c9a", "#4c9a2a")
+from rcaeval.charts._palette import (
+    RUN_COLOR,
+    VERDICT_PALETTE,
+    category_scale,
+    comparison_scale,
+    verdict_scale,
+)
 
 
 def count_axis(title: str = "cases") -> Any:
@@ -37,8 +39,7 @@ def verdict_chart(counts: pl.DataFrame, x: str = "case_type", *,
         .encode(
             x=alt.X(f"{x}:N", title=x.replace("_", " ")),
             y=alt.Y("cases:Q", stack="zero", axis=count_axis()),
-            color=alt.Color("verdict:N", scale=alt.Scale(domain=list(VERDICTS),
-                                                          range=list(VERDICT_COLORS))),
+            color=alt.Color("verdict:N", scale=alt.Scale(**verdict_scale())),
             tooltip=[x, "verdict", "cases"],
         )
         .properties(title=title, width=320, height=220)
@@ -51,10 +52,28 @@ SCORE_BIN = 10
 """Width of a score bin (points) of the distribution :func:`score_chart` draws at scale."""
 
 
+def series_scale(names: list[str], series: str,
+                 compare: tuple[str, str] | None = None) -> dict[str, list[str]]:
+    """The palette's colour scale for the values ``names`` of column ``series``: verdict
+    colours for ``verdict``, the baseline / this-run pair for ``compare`` (reference,
+    candidate) or for the series ``baseline`` and ``this run``, else the categorical
+    colours."""
+    if series == "verdict" and set(names) <= set(VERDICT_PALETTE):
+        return verdict_scale([v for v in VERDICT_PALETTE if v in names])
+    if compare is None and set(names) == {"baseline", "this run"}:
+        compare = ("baseline", "this run")
+    if compare is not None:
+        return comparison_scale(*compare)
+    return category_scale(names)
+
+
 def score_chart(scores: pl.DataFrame, series: str = "series", *,
-                title: str = "Score per case", max_cases: int = SCORE_CHART_MAX_CASES) -> Any:
+                title: str = "Score per case", max_cases: int = SCORE_CHART_MAX_CASES,
+                compare: tuple[str, str] | None = None) -> Any:
     """Bars of ``score`` (0..100) per ``case_id``, one bar per value of ``series`` side by
-    side (e.g. this run vs the baseline, or one per agent).
+    side (e.g. this run vs the baseline, or one per agent). Colours come from the palette
+    (:func:`series_scale`): ``compare=(reference, candidate)`` draws the two series in the
+    baseline and this-run colours, in that order.
 
     When a series holds more than ``max_cases`` cases, one bar per case would be unreadable
     (and embed every row in the chart): the chart shows the score distribution instead,
@@ -62,10 +81,12 @@ def score_chart(scores: pl.DataFrame, series: str = "series", *,
     cases of each series in the legend. Per-case scores stay in the report's tables."""
     import altair as alt
 
-    data = scores.select("case_id", series, pl.col("score").cast(pl.Float64)) \
-        .drop_nulls("score").sort("case_id", series)
-    names = sorted(set(data[series].to_list()))
-    colors = list(SERIES_COLORS[:max(len(names), 1)])
+    data = scores.select("case_id", series, pl.col("score").cast(pl.Float64).round(2)) \
+        .drop_nulls("score").sort("case_id", series)  # rounded: the chart's labels show it
+    present = set(data[series].to_list())
+    scale = series_scale(sorted(present), series, compare)
+    names = [n for n in scale["domain"] if n in present] or sorted(present)
+    colors = [scale["range"][scale["domain"].index(n)] for n in names]
     per_series = data.group_by(series).len()
     if per_series.height and per_series["len"].max() > max_cases:  # type: ignore[operator]
         return _score_histogram(data, series, names, colors, title)
@@ -78,7 +99,7 @@ def score_chart(scores: pl.DataFrame, series: str = "series", *,
             yOffset=alt.YOffset(f"{series}:N"),
             color=alt.Color(f"{series}:N", title=series.replace("_", " "),
                             scale=alt.Scale(domain=names, range=colors)),
-            tooltip=["case_id", series, "score"],
+            tooltip=["case_id", series, alt.Tooltip("score:Q", format=".2f")],
         )
         .properties(title=title, width=360)
     )
@@ -140,10 +161,13 @@ def bucket_chart(rates: pl.DataFrame, group: str | None = None, *,
     }
     mark: dict[str, Any] = {}
     if group is None:
-        mark["color"] = SERIES_COLORS[1]
+        mark["color"] = RUN_COLOR
     else:
+        names = sorted(set(rates[group].cast(pl.Utf8).to_list()))
         enc["yOffset"] = alt.YOffset(f"{group}:N")
-        enc["color"] = alt.Color(f"{group}:N", title=group.replace("_", " "))
+        enc["color"] = alt.Color(f"{group}:N", title=group.replace("_", " "),
+                                 scale=alt.Scale(**series_scale(names, group)))
+    rates = rates.with_columns(pl.col("pass_rate").round(3))  # the labels show it rounded
     return alt.Chart(rates).mark_bar(**mark).encode(**enc).properties(title=title, width=320)
 
 

@@ -1,5 +1,6 @@
 """Readable tables: a polars frame as a plain HTML table (no dtype row, no shape line, strings
-unquoted, nulls blank, floats rounded), for notebooks and the static HTML export."""
+unquoted, nulls blank, numbers in the one display format of :func:`rcaeval._numfmt.display_value`),
+for notebooks and the static HTML export."""
 
 from __future__ import annotations
 
@@ -9,36 +10,33 @@ from typing import Any
 
 import polars as pl
 
+from rcaeval._numfmt import display_value
+
 TABLE_CLASS = "rcaeval-table"
 
 
-def _cell(value: Any, digits: int) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if value != value:  # NaN
-            return ""
-        return f"{value:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:.0f}"
-    return html.escape(str(value))
+def _cell(value: Any, column: str, kinds: dict[str, str]) -> str:
+    return html.escape(display_value(value, kind=kinds.get(column), column=column, missing=""))
 
 
-def table_html(df: pl.DataFrame, *, digits: int = 3, max_rows: int = 500,
-               links: dict[str, str | Callable[[Any], str | None]] | None = None) -> str:
+def table_html(df: pl.DataFrame, *, max_rows: int = 500,
+               links: dict[str, str | Callable[[Any], str | None]] | None = None,
+               kinds: dict[str, str] | None = None) -> str:
     """``df`` as an HTML ``<table>``: a header row of column names, then the values as text.
 
-    ``digits`` rounds floats (trailing zeros dropped); at most ``max_rows`` rows are shown
-    (a last row says how many were left out). ``links`` maps a column name to a URL template
-    (``"#case-{value}"``) or to a function of the cell value returning the URL (``None``: no
-link): that column's non-null cells become links."""
+    Numbers go through :func:`rcaeval._numfmt.display_value`: the column name picks the
+    format (scores two decimals, rates three, counts as integers, booleans ``true`` /
+    ``false``); ``kinds`` maps a column to a format kind explicitly. At most ``max_rows``
+    rows are shown (a last row says how many were left out). ``links`` maps a column name to
+    a URL template (``"#case-{value}"``) or to a function of the cell value returning the URL
+    (``None``: no link): that column's non-null cells become links."""
     links = links or {}
     head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
     rows: list[str] = []
     for row in df.head(max_rows).iter_rows():
         cells = []
         for col, value in zip(df.columns, row, strict=True):
-            text = _cell(value, digits)
+            text = _cell(value, col, kinds or {})
             link = links.get(col)
             if link is not None and value is not None:
                 url = link(value) if callable(link) else link.format(value=value)

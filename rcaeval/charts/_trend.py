@@ -8,7 +8,8 @@ from typing import Any
 import polars as pl
 
 from rcaeval._paths import read_query
-from rcaeval.charts._altair import SERIES_COLORS, VERDICT_COLORS, count_axis
+from rcaeval.charts._altair import count_axis
+from rcaeval.charts._palette import BASELINE_COLOR, RUN_COLOR, verdict_scale
 
 _KIND_AXES = (("rate", "rate"), ("count", "count"), ("value", "value"), ("bool", "true = 1"))
 """Metric kinds in drawing order, with their axis titles (any other kind is drawn after them,
@@ -62,7 +63,8 @@ def trend_chart(trend: pl.DataFrame, *, title: str = "Gate metrics over release 
     windows = (trend.select("window", "window_start").unique()
                .sort("window_start")["window"].to_list())
     data = trend.select(
-        "window", "metric", pl.col("kind").fill_null("value"), "value", "ci_low", "ci_high",
+        "window", "metric", pl.col("kind").fill_null("value"),
+        *(pl.col(c).cast(pl.Float64).round(4) for c in ("value", "ci_low", "ci_high")),
         "sample_size", "threshold", "threshold_value", "current",
         pl.when(pl.col("passed")).then(pl.lit("pass")).otherwise(pl.lit("fail"))
         .alias("result"))
@@ -85,19 +87,19 @@ def trend_chart(trend: pl.DataFrame, *, title: str = "Gate metrics over release 
         y = alt.Y("value:Q", axis=axis, scale=alt.Scale(zero=kind != "rate"))
         base = alt.Chart().encode(x=x)
         layers = [
-            base.mark_rule(color=SERIES_COLORS[0], strokeWidth=2).encode(
+            base.mark_rule(color=BASELINE_COLOR, strokeWidth=2).encode(
                 y=alt.Y("ci_low:Q", axis=axis), y2="ci_high:Q"),
-            base.mark_line(color=SERIES_COLORS[1]).encode(y=y),
+            base.mark_line(color=RUN_COLOR).encode(y=y),
             base.mark_point(filled=True, size=70).encode(
                 y=y,
                 color=alt.Color("result:N", title="threshold",
-                                scale=alt.Scale(domain=["pass", "fail"],
-                                                range=[VERDICT_COLORS[0], VERDICT_COLORS[2]])),
-                stroke=alt.condition("datum.current", alt.value("black"), alt.value(None)),
+                                scale=alt.Scale(**verdict_scale(["pass", "fail"]))),
+                stroke=alt.condition("datum.current", alt.value("#000000"), alt.value(None)),
                 strokeWidth=alt.condition("datum.current", alt.value(2), alt.value(0)),
-                tooltip=["window", "metric", "value", "ci_low", "ci_high", "sample_size",
-                         "threshold", "result"]),
-            alt.Chart().mark_rule(color="black", strokeDash=[5, 4]).encode(
+                tooltip=["window", "metric", *(alt.Tooltip(f"{c}:Q", format=".4~g")
+                                               for c in ("value", "ci_low", "ci_high")),
+                         "sample_size", "threshold", "result"]),
+            alt.Chart().mark_rule(color="#000000", strokeDash=[5, 4]).encode(
                 y=alt.Y("mean(threshold_value):Q", axis=axis)),
         ]
         panels.append(

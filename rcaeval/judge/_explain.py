@@ -48,9 +48,14 @@ def _style(status: str | None) -> str:
 
 
 def _fmt_score(score: Any, max_score: Any) -> str:
+    """`` 3.33/30``: a bucket's score and maximum, at most two decimals."""
     if score is None:
         return ""
-    return f" {score:g}/{max_score:g}" if max_score is not None else f" {score:g}"
+
+    def num(v: Any) -> str:
+        return f"{float(v):.2f}".rstrip("0").rstrip(".")
+
+    return f" {num(score)}/{num(max_score)}" if max_score is not None else f" {num(score)}"
 
 
 def _evidence_where(ev: dict[str, Any]) -> str:
@@ -80,9 +85,13 @@ def _check_flags(c: dict[str, Any]) -> str:
 
 def _head(packet: dict[str, Any]) -> tuple[str, str]:
     """(verdict, ``(subtype)  score S (raw R, hard gate G)``) of a packet."""
+    from rcaeval._numfmt import display_value
+
+    score = display_value(packet.get("score"), kind="score")
+    raw = display_value(packet.get("raw_score"), kind="score")
     return str(packet.get("verdict")), (
-        f"({packet.get('subtype') or ''})  score {packet.get('score'):g} "
-        f"(raw {packet.get('raw_score'):g}, hard gate {packet.get('hard_gate')})")
+        f"({packet.get('subtype') or ''})  score {score} "
+        f"(raw {raw}, hard gate {display_value(packet.get('hard_gate'))})")
 
 
 def _evidence_label(ev: dict[str, Any]) -> str:
@@ -166,24 +175,39 @@ def explain_html(packet: dict[str, Any], shadow: dict[str, Any] | None = None) -
         out.append(f'<li><span class="v-{h(status)}">{h(b["bucket"])}: {h(status)}</span>'
                    f"{h(_fmt_score(b.get('score'), b.get('max_score')))} "
                    f"<small>{h(b.get('reason') or '')}</small><ul>")
-        for c in b.get("checks", []):
-            mark = "✓" if c.get("passed") else "✗"
-            cls = "v-pass" if c.get("passed") else "v-fail"
-            out.append(f'<li><span class="{cls}">{mark}</span> <code>{h(c["check_id"])}</code> '
-                       f"<small>({h(_check_flags(c))})</small> {h(c.get('reason') or '')}")
-            ev = c.get("evidence")
-            if ev:
-                excerpt = _excerpt(ev)
-                out.append(f'<div class="evidence"><code>{h(_evidence_where(ev))}</code>'
-                           + (f"<pre>{h(excerpt)}</pre>" if excerpt else "") + "</div>")
-            out.append("</li>")
-        out.append("</ul></li>")
+        checks = b.get("checks", [])
+        passed = [c for c in checks if c.get("passed") is True]
+        for c in checks:
+            if c.get("passed") is not True:
+                out.append(_check_html(c))
+        out.append("</ul>")
+        if passed:  # passed checks collapsed; failed (and unknown) ones stay open above
+            out.append(f'<details class="passed-checks"><summary><span class="v-pass">✓</span> '
+                       f"{len(passed)} passed check{'s' if len(passed) != 1 else ''}</summary>"
+                       f"<ul>{''.join(_check_html(c) for c in passed)}</ul></details>")
+        out.append("</li>")
     out.append("</ul>")
     if shadow is not None:
         from rcaeval.semantic import side_by_side_html
 
         out.append(side_by_side_html(packet, shadow))
     out.append("</section>")
+    return "".join(out)
+
+
+def _check_html(c: dict[str, Any]) -> str:
+    """One check of the HTML drill-down: mark, id, flags, reason and its deciding evidence."""
+    h = html.escape
+    mark = "✓" if c.get("passed") else "✗"
+    cls = "v-pass" if c.get("passed") else "v-fail"
+    out = [f'<li><span class="{cls}">{mark}</span> <code>{h(c["check_id"])}</code> '
+           f"<small>({h(_check_flags(c))})</small> {h(c.get('reason') or '')}"]
+    ev = c.get("evidence")
+    if ev:
+        excerpt = _excerpt(ev)
+        out.append(f'<div class="evidence"><code>{h(_evidence_where(ev))}</code>'
+                   + (f"<pre>{h(excerpt)}</pre>" if excerpt else "") + "</div>")
+    out.append("</li>")
     return "".join(out)
 
 

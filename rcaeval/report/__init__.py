@@ -139,6 +139,7 @@ __all__ += ["RepeatDiff", "diff_repeats_against_baseline"]
 
 # The run page, and the building blocks its notebook and the regression notebook use (public
 # so that an analyst's copy of a notebook cell works: docs/notebooks.md).
+from rcaeval.report._banners import gate_banner, regression_banner, run_banner  # noqa: E402
 from rcaeval.report._notebook import load_diff, publish_result  # noqa: E402
 from rcaeval.report._runpage import (  # noqa: E402
     RunPage,
@@ -149,5 +150,6 @@ from rcaeval.report._runpage import (  # noqa: E402
     show_html,
 )
 
-__all__ += ["RunPage", "case_links_html", "case_table", "drilldown_html", "load_diff",
-            "publish_result", "render_run_page", "show_html"]
+__all__ += ["RunPage", "case_links_html", "case_table", "drilldown_html", "gate_banner",
+            "load_diff", "publish_result", "regression_banner", "render_run_page", "run_banner",
+            "show_html"]

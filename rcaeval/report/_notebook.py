@@ -90,7 +90,8 @@ def load_diff(store: Store, run_id: str, registry_root: str | Path | None,
 
 
 def publish_result(run_id: str, diff: Any | None, regressed: int) -> None:
-    """Emit the notebook's machine-readable result (read back by the CLI)."""
+    """Emit the notebook's machine-readable result (read back by the CLI); the page shows
+    nothing for it."""
     from IPython.display import display
 
     payload = {"run_id": run_id, "regressed": int(regressed),
@@ -98,7 +99,9 @@ def publish_result(run_id: str, diff: Any | None, regressed: int) -> None:
                "gate_reasons": list(diff.gate_reasons) if diff is not None else [],
                "baseline_run": diff.baseline.run_id if diff is not None else None,
                "kernel_python": sys.executable}
-    display({RESULT_MIME: payload, "text/plain": f"regressed = {int(regressed)}"}, raw=True)
+    # An empty text/html beside the result: nbconvert would otherwise print the plain-text
+    # fallback ("regressed = 11") at the end of the page; the banner at the top says it.
+    display({RESULT_MIME: payload, "text/html": ""}, raw=True)
 
 
 # --------------------------------------------------------------------------- execute + export

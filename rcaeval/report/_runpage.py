@@ -27,19 +27,36 @@ CASE_COLUMNS: tuple[str, ...] = ("case_id", "case_type", "verdict", "blended_ver
 """The columns of the run page's case table, in order. ``blended_verdict`` (the semantic
 shadow's second-pass verdict, :func:`rcaeval.semantic.blended_verdicts`; blank where the
 deterministic verdict stands) is there only when some case of the run was judged again."""
-DRILLDOWN_CSS = """<style>
-.rcaeval-case { border-top: 1px solid #ccc; margin-top: 1em; }
-.rcaeval-case pre { background: #f6f6f6; padding: 2px 6px; margin: 2px 0; white-space: pre-wrap; }
-.rcaeval-case .evidence { margin-left: 1.5em; font-size: 90%; }
-.v-pass { color: #2e7d32; } .v-fail { color: #c62828; } .v-partial { color: #b26a00; }
-.v-invalid { color: #8e24aa; } .v-not_evaluated { color: #777; }
-.rcaeval-table td.num { text-align: right; }
+
+
+def _drilldown_css() -> str:
+    from rcaeval.charts import palette_css
+
+    return f"""<style>
+.rcaeval-case {{ border-top: 1px solid #ccc; margin-top: 1em; }}
+.rcaeval-case pre {{ background: #f6f6f6; padding: 2px 6px; margin: 2px 0; white-space: pre-wrap; }}
+.rcaeval-case .evidence {{ margin-left: 1.5em; font-size: 90%; }}
+.rcaeval-case details.passed-checks {{ margin-left: 1.5em; }}
+.rcaeval-case details.passed-checks > summary {{ cursor: pointer; color: #555; }}
+{palette_css()}
+.rcaeval-table td.num {{ text-align: right; }}
 </style>"""
-SEMANTIC_CSS = """<style>
-.rcaeval-semantic { margin: 0.5em 0 0 1.5em; }
-.rcaeval-semantic caption { text-align: left; font-weight: bold; }
-.v-tie { color: #b26a00; }
+
+
+DRILLDOWN_CSS = _drilldown_css()
+"""Styles of the drill-down: the verdict / state colours are the palette's
+(:func:`rcaeval.charts.palette_css`), the same as every chart's."""
+def _semantic_css() -> str:
+    from rcaeval.charts import palette_css
+
+    return f"""<style>
+.rcaeval-semantic {{ margin: 0.5em 0 0 1.5em; }}
+.rcaeval-semantic caption {{ text-align: left; font-weight: bold; }}
+{palette_css(("tie",))}
 </style>"""
+
+
+SEMANTIC_CSS = _semantic_css()
 """Styles of the semantic part of a drill-down, added only when the run has a shadow (a page
 of a run without one is unchanged)."""
 

@@ -29,7 +29,7 @@ def _styled(value: str | None) -> str:
 
 
 def _score(value: Any) -> str:
-    return "-" if value is None else f"{value:g}"
+    return "-" if value is None else f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
 def has_shadow(con: Any) -> bool:

@@ -75,7 +75,7 @@ def test_table_html_is_readable() -> None:
     assert "<th>case</th><th>rate</th><th>n</th><th>ok</th>" in html
     assert "str" not in html and "f64" not in html and '"a' not in html
     assert '<a href="#case-a&lt;b">a&lt;b</a>' in html
-    assert ">0.123<" in html and ">1<" in html and ">yes<" in html
+    assert ">0.123<" in html and ">1.000<" in html and ">3<" in html and ">true<" in html
     assert "shape" not in html
     long = rc.table_html(pl.DataFrame({"x": list(range(10))}), max_rows=3)
     assert "7 more rows" in long

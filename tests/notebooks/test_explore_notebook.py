@@ -12,6 +12,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from page_kit import assert_page_palette, banner, raw_numbers
+
 REPO = Path(__file__).resolve().parents[2]
 
 pytest.importorskip("vl_convert")
@@ -39,11 +41,24 @@ def test_explore_renders_slices_and_paired_comparison(store_with_baseline: tuple
     assert proc.stderr == ""
     text = out.read_text("utf-8")
     assert text.count("<svg") >= 3
-    assert "Verdicts by agent" in text and "Bucket pass rates by agent" in text
+    assert "Verdicts by agent" in text and "Bucket pass rates by agent and by case type" in text
     assert "list_contains" in text  # the SQL side of a slice is shown
     m = re.search(r"McNemar \(exact\): pass only in a = (\d+), pass only in b = (\d+)", text)
     assert m and int(m.group(1)) > int(m.group(2))  # thorough passes where shallow fails
     assert not re.search(r"<script[^>]*\bsrc=[\"']https?://", text, re.I)
+    # the A-vs-B comparison first: its banner, then its section before every slice
+    decision, head = banner(text)
+    assert decision == "none" and head == ("rec-shallow (b) passes 0, rec-thorough (a) passes "
+                                           "13 of 13 shared cases")
+    assert text.index("McNemar (exact)") < text.index("Scores by case type and agent")
+    assert text.index("Score per case: rec-thorough (a) vs rec-shallow (b)") < text.index(
+        "Scores by case type and agent")
+    # the slice is shown once (its SQL beside it, checked equal, not a second table)
+    assert text.count("<th>case_type</th><th>agent_name</th><th>cases</th>") == 1
+    # bucket pass rates: one column per agent (the title says "by agent")
+    assert re.search(r"<th>bucket</th>(<th>rec-[\w-]+</th>){7}</tr>", text)
+    assert raw_numbers(text) == []
+    assert_page_palette(text)
     bad = subprocess.run([sys.executable, "-m", "rcaeval", "notebook", "explore", "--db",
                           str(db), "--run-a", "rec-thorough", "--run-b", "nope",
                           "--out", str(tmp_path / "x.html")],

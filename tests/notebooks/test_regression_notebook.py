@@ -12,6 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from page_kit import assert_page_palette, banner, raw_numbers
 from rcaeval.report._notebook import RESULT_MIME, default_notebook_path, read_result
 
 pytest.importorskip("vl_convert")
@@ -31,7 +32,7 @@ def test_notebook_has_parameters_cell() -> None:
     assert len(tagged) == 1
     for name in ("db", "run_id", "registry", "baseline_run"):
         assert re.search(rf"^{name} = ", tagged[0].source, re.M)
-    assert "regressed = " in nb.cells[-1].source
+    assert "regressed = " in nb.cells[-1].source and "publish_result" in nb.cells[-1].source
 
 
 @pytest.mark.slow
@@ -65,6 +66,12 @@ def test_render_regression_fails_gate(store_with_baseline: tuple[Path, Path],
     # The kernel ran on this interpreter's environment (the venv), not some other python.
     assert Path(result["kernel_python"]).resolve().parent == Path(sys.executable).resolve().parent
     assert RESULT_MIME not in text  # the machine-readable payload is not rendered
+    # the decision first, no raw cell output at the end, rounded numbers, the palette
+    assert banner(text) == ("bad", "REGRESSION: eligible pass count 13 → 0")
+    assert "regressed = " not in text and "13 regressed (13 gating)" in text
+    assert raw_numbers(text) == []
+    assert "<td class=\"num\">100.00</td>" in text and "<td>true</td>" in text  # gating
+    assert_page_palette(text)
 
 
 @pytest.mark.slow
@@ -80,5 +87,7 @@ def test_render_baseline_itself_passes_and_no_baseline_is_said(
                 "--out", str(tmp_path / "c.html"), "--fail-on-regression")
     assert none.returncode == 0, none.stdout + none.stderr
     assert "no baseline comparison" in (tmp_path / "c.html").read_text("utf-8")
+    assert banner((tmp_path / "t.html").read_text("utf-8"))[0] == "ok"
+    assert banner((tmp_path / "c.html").read_text("utf-8")) == ("none", "no baseline comparison")
     missing = _cli("no-such-run", "--db", str(db), "--out", str(tmp_path / "m.html"))
     assert missing.returncode == 6

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from page_kit import assert_page_palette, banner, raw_numbers
+
 REPO = Path(__file__).resolve().parents[2]
 CAPTURES = REPO / "data" / "captures"
 
@@ -42,8 +44,14 @@ def test_release_gate_notebook_fail_file(tmp_path: Path) -> None:
     assert proc.stderr == "" and "gate: FAILED" in proc.stdout
     assert "trend: no store" in proc.stdout
     text = out.read_text("utf-8")
-    head = text.index("Gate:")
+    head = text.index('class="rcaeval-banner"')
     assert text.index("FAILED", head) < text.index("Metrics against thresholds")
+    decision, headline = banner(text)
+    assert decision == "bad" and headline.startswith("release gate FAILED: ")
+    assert raw_numbers(text) == []  # values by kind: rates 0.968, counts 1, booleans true
+    assert "<td>typedb_outage_runtime_activation_success</td><td>false</td>" in text
+    assert "<td>activation_p95_seconds</td><td>45</td>" in text  # 45.0 in the artifact
+    assert_page_palette(text)
     for metric in ("known_top1", "false_novel_rate", "destructive_tool_executions"):
         assert f"<td>{metric}</td>" in text
     assert "Captures by case type" in text and text.count("<svg") >= 2
@@ -152,7 +160,7 @@ def test_release_report_measures_captures_and_window(tmp_path: Path) -> None:
     assert doc["provenance"]["problems"]["count"] == 1
     gate = rel.check_gate(doc)
     text = out.read_text("utf-8")
-    head = text.index("Gate:")
+    head = text.index('class="rcaeval-banner"')
     assert text.index("PASSED" if gate.passed else "FAILED", head) < text.index(
         "Metrics against thresholds")
     assert "gate.metrics.json" in text[head:text.index("Metrics against thresholds")]
@@ -176,10 +184,14 @@ def test_release_gate_notebook_parameters_captures_and_window(tmp_path: Path) ->
     gate = rel.check_gate(rel.measure(CAPTURES / "sample-window.parquet", W2,
                                       reviews=CAPTURES / "reviews.jsonl").document())
     text = html.read_text("utf-8")
-    head = text[text.index("Gate:"):text.index("Metrics against thresholds")]
+    head = text[text.index('class="rcaeval-banner"'):text.index("Metrics against thresholds")]
     assert ("PASSED" if gate.passed else "FAILED") in head
     assert "measured here (0 invalid capture/review line(s) left out)" in head
     assert "sample-window.parquet" in head
     for row in gate.rows:
         assert f"<td>{row.metric}</td>" in text
     assert "Captures by case type" in text
+    # measured values are unrounded floats (0.9682...) and a boolean metric is 1.0: shown
+    # rounded, and as true
+    assert raw_numbers(text) == []
+    assert "<td>typedb_outage_runtime_activation_success</td><td>true</td>" in text

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from page_kit import assert_page_palette, banner
 from rcaeval.judge import case_anchor
 
 pytest.importorskip("vl_convert")
@@ -44,6 +45,19 @@ def test_run_page_links_every_case_to_its_drilldown(store_with_baseline: tuple[P
     section = section[:section.index("</section>")]
     assert "workflow: pass" in section and "architecture_context_loaded" in section
     assert ".opencode/telemetry.log:1</code><pre>" in section
+    # the decision banner first: the run's verdict counts
+    assert banner(text) == ("bad", "run rec-shallow: 0 of 13 cases pass")
+    assert "0 pass · 13 fail · 0 invalid · 0 errored · 0 timed out" in text
+    assert_page_palette(text)
+    # passed checks folded (<details>, closed), failed checks open outside them
+    folded = re.findall(r'<details class="passed-checks">(.*?)</details>', text, re.S)
+    assert folded and all("v-fail" not in f for f in folded)
+    unfolded = re.sub(r'<details class="passed-checks">.*?</details>', "", text, flags=re.S)
+    assert text.count("✗</span>") == unfolded.count("✗</span>") > 0
+    assert '<span class="v-pass">✓</span> <code>' not in unfolded
+    assert '<details class="passed-checks" open' not in text
+    # rounded numbers in the drill-down heads and bucket lines
+    assert "score 29.28 (raw 29.28, hard gate false)" in text and "29.2833" not in text
 
     missing = subprocess.run([sys.executable, "-m", "rcaeval", "report", "no-such-run", "--db",
                               str(db), "--html", str(tmp_path / "m.html")],

@@ -74,7 +74,7 @@ def test_drilldown_shows_the_shadow_beside_the_deterministic_tree(sem_store):
         assert ("<tr><th>verdict</th><td><span class=\"v-fail\">fail</span> (diagnosis_fail)"
                 "</td><td><span class=\"v-pass\">pass</span> (diagnosis_pass)</td></tr>"
                 ) in semantic
-        assert ("<tr><th>diagnosis</th><td><span class=\"v-fail\">fail</span> 16.6667</td>"
+        assert ("<tr><th>diagnosis</th><td><span class=\"v-fail\">fail</span> 16.67</td>"
                 "<td><span class=\"v-pass\">pass</span> 50</td></tr>") in semantic
         # per diagnosis check: detectors vs the model's majority (2 of 3 samples say pass),
         # its votes, spread and rationale -- escaped
