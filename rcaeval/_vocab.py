@@ -16,7 +16,7 @@ BUCKETS: tuple[str, ...] = (
     "diagnosis",
 )
 """Bucket names in evaluation and report order (docs/judge.md, "Checks and buckets"): one SQL
-file ``queries/judge/buckets/<bucket>.sql`` each; stores and reports sort buckets by it."""
+file ``queries/buckets/<bucket>.sql`` each; stores and reports sort buckets by it."""
 
 BUCKETS_SQL_LIST = "[" + ", ".join(f"'{b}'" for b in BUCKETS) + "]"
 """:data:`BUCKETS` as a DuckDB list literal, for ``list_position(<it>, bucket)`` ordering."""
