@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from rcaeval._vocab import BUNDLE_CHANNELS
+from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.authoring._signals import Signal, draft_signals, slug
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.registry._common import ID_PATTERN
@@ -62,9 +62,12 @@ def _iso(dt: datetime) -> str:
 
 
 def _channels(data: Any) -> list[str]:
+    """The evidence channels the incident data holds records for, in vocabulary order (the
+    ticket's context is not an investigation channel)."""
     have = {"logs": bool(data.logs), "metrics": bool(data.series),
-            "queries": bool(data.queries), "events": bool(data.events)}
-    return [c for c in BUNDLE_CHANNELS if have.get(c) and c not in data.unavailable]
+            "queries": bool(data.queries), "events": bool(data.events),
+            "alerts": bool(getattr(data, "checks", None))}
+    return [c for c in EVIDENCE_CHANNELS if have.get(c) and c not in data.unavailable]
 
 
 def _family_words(family: str) -> list[str]:
@@ -217,8 +220,8 @@ def draft_case(registry: str | Path | None, case_id: str, incident: str | Path, 
     data = load_case_data(src, src)
     channels = _channels(data)
     if not channels:
-        raise InputError("the incident data holds no logs/, metrics.json, slow_queries.json "
-                         "or events.json with records", file=str(src))
+        raise InputError("the incident data holds no logs/, metrics.json, slow_queries.json, "
+                         "events.json or alerts.json with records", file=str(src))
     signals = draft_signals(data)
     fam = family or UNKNOWN_FAMILY
     case = _case_doc(case_id, data, title)

@@ -6,7 +6,9 @@ incident's data as the incident tools serve it (:func:`rcaeval.tools.load_case_d
 - **error and panic log lines** (level ERROR / FATAL / CRITICAL / PANIC, or a panic
   signature), drafted as ``keyword_any`` on the line's message key;
 - **warning events**, drafted as ``json_text_contains_any`` on their reason;
-- a component's **termination reason**, drafted the same way on component_health.json.
+- a component's **termination reason**, drafted the same way on component_health.json;
+- a **failed alert rule or gate check** (``alerts.json``, served by ``get_alerts``), drafted
+  as ``json_text_contains_any`` on its detail in gate_checks.json.
 
 Every signal is a heuristic: the drafted check is marked ``draft: true`` for review.
 """
@@ -28,7 +30,7 @@ _LEAD_TAGS = re.compile(r"^(?:\[[^\]]*\]\s*)+")
 RISE_FACTOR = 1.5
 """A series is a signal when its peak exceeds RISE_FACTOR x its starting level (and the
 starting level by more than a rounding error)."""
-MAX_SERIES, MAX_LOGS, MAX_EVENTS = 3, 3, 3
+MAX_SERIES, MAX_LOGS, MAX_EVENTS, MAX_ALERTS = 3, 3, 3, 3
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,28 @@ def health_signals(components: list[dict[str, Any]]) -> list[Signal]:
         channel="health")]
 
 
+def _prefix(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0]
+
+
+def alert_signals(checks: list[dict[str, Any]]) -> list[Signal]:
+    """At most :data:`MAX_ALERTS` failed alert rules / gate checks, in the data's order."""
+    out = []
+    for chk in [c for c in checks if c.get("status") == "fail"][:MAX_ALERTS]:
+        needle = _prefix(str(chk["detail"]))
+        if len(needle) < 3:
+            continue
+        out.append(Signal(
+            check_id=f"alert_{slug(str(chk['name']))}",
+            description=f"Drafted: alert rule / gate check {chk['name']!r} failed "
+                        f"({chk.get('id')}): {needle!r}.",
+            condition={"method": "json_text_contains_any", "file": "gate_checks.json",
+                       "path": "$.checks[*].detail", "needles": [needle]},
+            channel="alerts"))
+    return out
+
+
 def draft_signals(data: Any) -> list[Signal]:
     """Every drafted signal of an incident's data (a :class:`rcaeval.tools.CaseData`), with
     check ids made unique; channels the data marks unavailable are skipped."""
@@ -184,6 +208,8 @@ def draft_signals(data: Any) -> list[Signal]:
     if "events" not in down:
         found += event_signals(data.events)
     found += health_signals(data.components)
+    if "alerts" not in down:
+        found += alert_signals(getattr(data, "checks", []))
     out, used = [], set()
     for sig in found:
         cid, n = sig.check_id, 2

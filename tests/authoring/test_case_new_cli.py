@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import yaml
@@ -33,6 +34,8 @@ def _collect_everything(case_dir: Path, bundle: Path) -> None:
     tools.list_events()
     tools.get_component_health()
     tools.get_slow_queries()
+    if tools.data.checks:
+        tools.get_alerts()
 
 
 def test_case_new_drafts_a_case_that_validates_and_whose_checks_fire(
@@ -111,3 +114,25 @@ def test_force_replaces_and_given_truth_is_not_a_draft(sample_copy: Path) -> Non
         r"\bstorage[\s_-]*node[\s_-]*panic\b"]
     assert not any(w.field.startswith("ground_truth") for w in drafted.warnings)
     assert not any(p.name.startswith(".") for p in (sample_copy / "cases").iterdir())
+
+
+def test_failed_alert_checks_become_an_alerts_channel_and_checks(
+        sample_copy: Path, tmp_path: Path) -> None:
+    incident = tmp_path / "incident"
+    shutil.copytree(sample_copy / "cases" / PANIC_CASE / "incident", incident)
+    (incident / "alerts.json").write_text(json.dumps({"checks": [
+        {"name": "TiKVStoreDown", "status": "fail", "component": "tikv-2",
+         "detail": "store 5 (tikv-2) down for 6 minutes: missed 6 consecutive heartbeats"},
+        {"name": "PDLeaderStable", "status": "pass", "detail": "no PD leader change"},
+    ]}), encoding="utf-8")
+    drafted = draft_case(sample_copy, NEW, incident)
+    assert drafted.channels == ["logs", "metrics", "queries", "events", "alerts"]
+    (alert,) = [s for s in drafted.signals if s.channel == "alerts"]
+    assert alert.check_id == "alert_tikvstoredown"
+    assert alert.condition["file"] == "gate_checks.json"
+    bundle = tmp_path / "bundle"
+    _collect_everything(drafted.case_dir, bundle)
+    result = try_answer(sample_copy, NEW, "Root cause: tikv panic.", bundle=bundle)
+    evidence = {c["check_id"]: c["passed"] for c in result.bucket_checks("critical_evidence")}
+    assert evidence["alert_tikvstoredown"] is True
+    assert all(evidence.values()), evidence
