@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_REGISTRY = REPO / "data" / "registry"
@@ -24,7 +25,13 @@ def rcaeval(*args: str, stdin: str | None = None,
 
 @pytest.fixture()
 def sample_copy(tmp_path: Path) -> Path:
-    """A writable copy of the sample registry."""
+    """A writable registry holding one sample case (tikv-panic-restart-001) and a suite of
+    it: validate judges only that case's detector examples."""
     dest = tmp_path / "registry"
-    shutil.copytree(SAMPLE_REGISTRY, dest)
+    shutil.copytree(SAMPLE_REGISTRY / "cases" / PANIC_CASE, dest / "cases" / PANIC_CASE)
+    suite = yaml.safe_load((SAMPLE_REGISTRY / "suites" / "smoke.yaml").read_text("utf-8"))
+    suite["cases"] = [c for c in suite["cases"] if c["id"] == PANIC_CASE]
+    (dest / "suites").mkdir()
+    (dest / "suites" / "smoke.yaml").write_text(yaml.safe_dump(suite, sort_keys=False),
+                                                encoding="utf-8")
     return dest

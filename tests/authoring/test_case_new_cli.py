@@ -9,9 +9,11 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from rcaeval.authoring import draft_case, try_answer
+from rcaeval.errors import InputError, NotFoundError
 from rcaeval.tools import IncidentTools, load_case_data
 from tests.authoring.conftest import PANIC_CASE, rcaeval
 
@@ -86,20 +88,21 @@ def test_case_new_drafts_a_case_that_validates_and_whose_checks_fire(
 
 def test_case_new_refuses_bad_ids_and_existing_cases(sample_copy: Path) -> None:
     incident = sample_copy / "cases" / PANIC_CASE / "incident"
-    for bad in ("../escape", "a/b", "a..b", "Upper", ""):
-        proc = rcaeval("case", "new", bad, "--incident", str(incident),
-                       "--registry", str(sample_copy))
-        assert proc.returncode == 3, (bad, proc.stderr)
-        assert "invalid case id" in proc.stderr
+    proc = rcaeval("case", "new", "../escape", "--incident", str(incident),
+                   "--registry", str(sample_copy))
+    assert proc.returncode == 3 and "invalid case id" in proc.stderr
+    for bad in ("a/b", "a\\b", "a..b", "Upper", "", "nul\x00"):
+        with pytest.raises(InputError, match="invalid case id"):
+            draft_case(sample_copy, bad, incident)
     proc = rcaeval("case", "new", PANIC_CASE, "--incident", str(incident),
                    "--registry", str(sample_copy))
     assert proc.returncode == 3 and "--force" in proc.stderr
     assert (sample_copy / "cases" / PANIC_CASE / "expected.md").read_text().startswith(
         f"# {PANIC_CASE}")
-    proc = rcaeval("case", "new", NEW, "--incident", str(sample_copy / "absent"),
-                   "--registry", str(sample_copy))
-    assert proc.returncode == 6
+    with pytest.raises(NotFoundError, match="absent"):
+        draft_case(sample_copy, NEW, sample_copy / "absent")
     assert not any(p.name.startswith(".") for p in (sample_copy / "cases").iterdir())
+    assert not (sample_copy / "cases" / NEW).exists()
 
 
 def test_force_replaces_and_given_truth_is_not_a_draft(sample_copy: Path) -> None:
