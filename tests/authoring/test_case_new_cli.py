@@ -46,7 +46,7 @@ def test_case_new_drafts_a_case_that_validates_and_whose_checks_fire(
     proc = rcaeval("case", "new", NEW, "--incident", str(incident),
                    "--registry", str(sample_copy))
     assert proc.returncode == 0, proc.stderr
-    assert "channels with data: logs, metrics, queries, events" in proc.stdout
+    assert "channels with data: logs, metrics, queries, events, alerts" in proc.stdout
     case_dir = sample_copy / "cases" / NEW
     assert {p.name for p in case_dir.iterdir()} == {"case.yaml", "judge.yaml", "expected.md",
                                                    "incident"}
@@ -55,7 +55,7 @@ def test_case_new_drafts_a_case_that_validates_and_whose_checks_fire(
     assert judge_text.count("# REVIEW: ") == marks >= 4
     judge = yaml.safe_load(judge_text)
     assert judge["judge"]["evidence_collection"]["preferred_channels"] == [
-        "logs", "metrics", "queries", "events"]
+        "logs", "metrics", "queries", "events", "alerts"]
     checks = judge["judge"]["critical_evidence"]["checks"]
     methods = {c["any_of"][0]["method"] for c in checks}
     assert methods >= {"keyword_any", "numeric_series_any_gt", "json_text_contains_any"}
