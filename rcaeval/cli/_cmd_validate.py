@@ -22,9 +22,13 @@ def register(app: typer.Typer) -> None:
         fmt: Annotated[
             OutputFormat, typer.Option("--format", help="Output format.")
         ] = OutputFormat.text,
+        prove: Annotated[bool, typer.Option(
+            "--prove", help="then prove every case (rcaeval case prove): exit 4 when one is "
+            "unproven")] = False,
     ) -> None:
         """Lint a registry and judge its detector examples; exit 3 when any error is found
-        (warnings are printed only)."""
+        (warnings are printed only). With --prove, a clean registry's cases are then
+        proven."""
         import orjson
         from rich.console import Console
         from rich.table import Table
@@ -39,7 +43,14 @@ def register(app: typer.Typer) -> None:
             payload = {"registry": str(reg.root), "ok": reg.ok, "counts": counts,
                        "problems": [p.to_dict() for p in reg.problems],
                        "warnings": [p.to_dict() for p in reg.warnings]}
+            if prove and not reg.problems:
+                from rcaeval.prove import prove as run
+
+                report = run(reg.root)
+                payload["proof"] = report.to_dict()
             typer.echo(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode())
+            if prove and not reg.problems and not report.ok:
+                raise typer.Exit(code=int(ExitCode.GATE_FAILED))
         else:
             console = Console(soft_wrap=False, width=max(Console().width, 120))
             for found, what in ((reg.problems, "problem"), (reg.warnings, "warning")):
@@ -61,3 +72,8 @@ def register(app: typer.Typer) -> None:
             )
         if reg.problems:
             raise typer.Exit(code=int(ExitCode.INVALID_INPUT))
+        if prove and fmt is OutputFormat.text:
+            from rcaeval.cli._case_prove import run_proof
+
+            run_proof(reg.root, None, [], as_json=False, out=None, jobs=None, timeout=None,
+                      sandbox=None)

@@ -87,3 +87,76 @@ def is_known_fact(name: str, detector_ids: set[str] | frozenset[str] = frozenset
     if name.startswith(DETECTOR_FACT_PREFIX):
         return name[len(DETECTOR_FACT_PREFIX):] in detector_ids
     return False
+
+
+REPORT_FILE = "evidences/workspace_evidence_report.json"
+_TELEMETRY = "milestone:"
+
+FACT_INPUTS: dict[str, tuple[str, ...]] = {
+    "bundle.resolved": ("manifest.json",),
+    "window.present": (REPORT_FILE, "manifest.json"),
+    "window.matched_allowed_window": ("fact:window.present",),
+    "cluster.present": (REPORT_FILE, "manifest.json"),
+    "cluster.matched": ("fact:cluster.present",),
+    "workflow.architecture_context_loaded": (_TELEMETRY + "architecture_context.loaded",),
+    "workflow.misdiagnosis_guardrails_loaded": (_TELEMETRY + "guardrails.loaded",),
+    "workflow.diagnosis_run_initialized": (_TELEMETRY + "diagnosis_run.initialized",),
+    "workflow.evidence_collection_completed": (_TELEMETRY + "evidence_collection.completed",),
+    "workflow.summary_read_completed": (_TELEMETRY + "summary.read",
+                                        "evidences/evidence_summary_for_agent.json",
+                                        "evidences/evidence_summary_for_agent.txt"),
+    "workflow.targeted_log_query_completed": (_TELEMETRY + "log_query.completed",),
+    "workflow.final_answer_emitted": ("output.txt", "transcript.json"),
+    "artifacts.manifest_present": ("manifest.json",),
+    "artifacts.report_present": (REPORT_FILE,),
+    "artifacts.summary_present": ("evidences/evidence_summary_for_agent.json",
+                                  "evidences/evidence_summary_for_agent.txt"),
+    "artifacts.telemetry_present": (".opencode/telemetry.log",),
+    "artifacts.analysis_patch_present": ("analysis_patch.json",),
+    "artifacts.logs_dir_present": ("logs/",),
+    "evidence.core_bundle_present": (REPORT_FILE,),
+    "evidence.metric_evidence_present": ("evidences/metrics.json",),
+    "evidence.query_evidence_present": ("evidences/queries.json",),
+    "evidence.collection_errors_present": ("evidences/collection_errors.json",),
+    "evidence.nonfinite_numbers_present": (),
+    "channel.logs_observed": ("evidences/logs.json", "logs/"),
+    "channel.metrics_observed": ("evidences/metrics.json",),
+    "channel.queries_observed": ("evidences/queries.json",),
+    "channel.events_observed": ("evidences/events.json",),
+    "channel.ticket_context_observed": ("evidences/ticket_context.json",
+                                        _TELEMETRY + "ticket_context.loaded"),
+    "channel.query_or_metric_observed": ("evidences/queries.json", "evidences/metrics.json"),
+    "channel.events_collection_attempted": (_TELEMETRY + "events_query.attempted",),
+    "channel.events_output_present": ("evidences/events.json",),
+    "channel.events_attempted_implies_persisted": ("manifest.json",),
+    "signal.panic_present": ("evidences/logs.json", "logs/",
+                             "evidences/component_health.json"),
+    "signal.kill_query_present": ("evidences/logs.json", "logs/", "evidences/queries.json"),
+    "contract.required_workflow_present": ("manifest.json",),
+    "contract.required_artifacts_present": ("manifest.json", REPORT_FILE),
+    "contract.preferred_channels_minimum_observed": ("evidences/logs.json",
+                                                     "evidences/metrics.json",
+                                                     "evidences/queries.json",
+                                                     "evidences/events.json"),
+    "contract.preferred_channels_all_observed": ("evidences/logs.json",
+                                                 "evidences/metrics.json",
+                                                 "evidences/queries.json",
+                                                 "evidences/events.json"),
+    "analysis.patch_present": ("analysis_patch.json",),
+    "analysis.patch_valid_json": ("analysis_patch.json",),
+    "analysis.items_shape_valid": ("analysis_patch.json",),
+    "analysis.key_evidence_present": ("analysis_patch.json",),
+    "analysis.metric_refs_resolvable": ("analysis_patch.json",),
+    "analysis.query_refs_resolvable": ("analysis_patch.json",),
+    "analysis.log_refs_resolvable": ("analysis_patch.json",),
+    "analysis.event_refs_resolvable": ("analysis_patch.json",),
+    "analysis.all_refs_resolvable": ("analysis_patch.json",),
+}
+"""Catalog fact -> what it is read from, any one of which can make it true: a bundle path
+(``logs/`` is a dir), ``milestone:<event>`` (a telemetry line), ``fact:<name>`` (derived from
+another fact). ``rcaeval validate`` warns about a check that needs a fact to be true when
+nothing an agent is given produces any of its inputs (rcaeval/prove: the incident tools'
+table ``rcaeval.tools._catalog`` and the runner's own files). Facts that hold vacuously
+(``contract.*`` over zero checks, ``channel.events_attempted_implies_persisted``) list
+``manifest.json``, which the runner always writes. ``evidence.nonfinite_numbers_present``
+lists nothing: no tool writes a non-finite number."""

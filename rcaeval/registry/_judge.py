@@ -194,6 +194,17 @@ class JudgeRules(BaseModel):
     diagnosis: Diagnosis
 
 
+class ProofSpec(BaseModel):
+    """``proof:``: how ``rcaeval case prove`` treats the case (docs/registry.md, "Proving a
+    case"). Not part of ``rules_hash``: it never changes a judgment."""
+
+    model_config = _STRICT
+    exempt: NonEmptyStr = Field(
+        description="Why the case is exempt from proofs (a reference agent cannot show it; "
+        "e.g. it needs evidence only a human operator has). The proof report lists the case "
+        "and this reason instead of proving it.")
+
+
 class JudgeSpec(BaseModel):
     """``cases/<case_id>/judge.yaml``: ground truth, output detectors and per-bucket checks."""
 
@@ -203,6 +214,9 @@ class JudgeSpec(BaseModel):
     scoring_profile: Id = "default"
     detectors: dict[Id, Detector] = Field(default_factory=dict)
     judge: JudgeRules
+    proof: ProofSpec | None = Field(
+        default=None, description="Proof exemption (rcaeval case prove); omitted: the case "
+        "must be proven.")
 
 
 def apply_registry_grammar(spec: JudgeSpec, registry_grammar: Grammar | None) -> JudgeSpec:

@@ -304,6 +304,9 @@ def load_registry(root: Path | str | None = None, *, examples: bool = False) -> 
         warnings += lint_case_id_leak(merged, rel, _key_line(merged.case_dir / "case.yaml",
                                                              "case_id"))
         warnings += draft_warnings(base, merged)
+        from rcaeval.prove._reach import lint_unreachable
+
+        warnings += lint_unreachable(merged, _rel(base, merged.case_dir / "judge.yaml"))
     if examples and reg.cases:
         from rcaeval.authoring._examples import example_problems
 

@@ -37,8 +37,10 @@ CaseBundle = MergedCase
 
 
 def canonical_judge_json(judge: JudgeSpec) -> bytes:
-    """Canonical JSON (sorted keys, compact) of a judge spec as given."""
-    return orjson.dumps(judge.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
+    """Canonical JSON (sorted keys, compact) of a judge spec as given, without its ``proof``
+    block (a proof exemption never changes a judgment)."""
+    return orjson.dumps(judge.model_dump(mode="json", exclude={"proof"}),
+                        option=orjson.OPT_SORT_KEYS)
 
 
 def rules_hash(merged: MergedCase | JudgeSpec) -> str:

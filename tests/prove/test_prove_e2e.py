@@ -1,0 +1,57 @@
+"""Case proofs end to end: the reference agents as real subprocesses through the runner,
+the MCP incident tools and the sandbox (slow: each case runs three agents)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from prove_kit import make_unreachable, rcaeval, registry_copy
+
+pytestmark = pytest.mark.slow
+
+GATE = "reads evidences/gate_checks.json, which no tool writes"
+EXPECTED_SMOKE: dict[str, list[str]] = {
+    "cpu-hotspot-region-001": [f"critical_evidence check hotspot_gate_failed {GATE}"],
+    "disk-full-tikv-001": [],
+    "fake-alarm-scrape-gap-001": [f"critical_evidence check scrape_gate_failed {GATE}"],
+    "hot-write-autoinc-001": [f"critical_evidence check hotspot_gate_failed {GATE}"],
+    "kill-query-chain-001": [],
+    "missing-index-fullscan-001": [],
+    "mvcc-gc-buildup-001": [f"critical_evidence check gc_gate_failed {GATE}"],
+    "pd-leader-election-storm-001": [f"critical_evidence check network_gate {GATE}"],
+    "stale-stats-plan-flip-001": [
+        "the oracle's correct answer does not fire asserts_stale_statistics"],
+    "tikv-panic-restart-001": [],
+    "tooldeg-events-api-io-stall-001": [],
+    "tooldeg-metrics-api-tidb-oom-001": [],
+    "upgrade-plan-regression-001": [],
+}
+"""The smoke suite's proof table: the reasons of each unproven case (empty: proven)."""
+
+
+@pytest.mark.timeout(1800)
+def test_prove_the_smoke_suite() -> None:
+    res = rcaeval("case", "prove", "--suite", "smoke", "--json")
+    doc = json.loads(res.stdout)
+    got = {row["case_id"]: row["reasons"] for row in doc["cases"]}
+    assert got == EXPECTED_SMOKE
+    for row in doc["cases"]:
+        assert row["status"] == ("unproven" if row["reasons"] else "proven")
+        if not row["reasons"]:
+            assert (row["oracle"], row["lazy"], row["wrong"]) == ("pass", "fail", "fail")
+    unproven = sum(1 for r in EXPECTED_SMOKE.values() if r)
+    assert doc["counts"] == {"proven": 13 - unproven, "unproven": unproven, "exempt": 0}
+    assert res.returncode == (4 if unproven else 0), res.stderr
+
+
+def test_an_unreachable_check_fails_the_proof_with_its_reason(tmp_path) -> None:
+    root = registry_copy(tmp_path / "reg")
+    check = make_unreachable(root)
+    res = rcaeval("case", "prove", "--registry", str(root), "--suite", "smoke",
+                  "disk-full-tikv-001")
+    assert res.returncode == 4, res.stderr
+    assert "disk-full-tikv-001" in res.stdout and "unproven" in res.stdout
+    assert (f"critical_evidence check {check} reads evidences/operator_notes.json, which no "
+            "tool writes") in res.stdout
+    assert "0/1 proven, 1 unproven" in res.stdout
