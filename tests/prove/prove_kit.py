@@ -37,3 +37,17 @@ def rcaeval(*args: str, timeout: float = 900) -> subprocess.CompletedProcess[str
     return subprocess.run([sys.executable, "-m", "rcaeval", *args], capture_output=True,
                           text=True, timeout=timeout, check=False,
                           env={**os.environ, "COLUMNS": "220"})
+
+
+def keep_only(root: Path, case_id: str) -> None:
+    """Drop every case but ``case_id`` from a registry copy (and from its suites)."""
+    import yaml
+
+    for d in (root / "cases").iterdir():
+        if d.name != case_id:
+            shutil.rmtree(d)
+    for suite in (root / "suites").glob("*.yaml"):
+        doc = yaml.safe_load(suite.read_text())
+        doc["cases"] = [c for c in doc["cases"] if c["id"] == case_id]
+        suite.write_text(yaml.safe_dump(doc, sort_keys=False))
+    shutil.rmtree(root / "baselines", ignore_errors=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from prove_kit import make_unreachable, rcaeval, registry_copy
+from prove_kit import keep_only, make_unreachable, rcaeval, registry_copy
 
 pytestmark = pytest.mark.slow
 
@@ -55,3 +55,20 @@ def test_an_unreachable_check_fails_the_proof_with_its_reason(tmp_path) -> None:
     assert (f"critical_evidence check {check} reads evidences/operator_notes.json, which no "
             "tool writes") in res.stdout
     assert "0/1 proven, 1 unproven" in res.stdout
+
+
+def test_validate_prove_adds_the_proof_to_the_lint(tmp_path) -> None:
+    root = registry_copy(tmp_path / "reg")
+    keep_only(root, "disk-full-tikv-001")
+    check = make_unreachable(root)
+    res = rcaeval("validate", "--prove", "--registry", str(root), "--format", "json")
+    assert res.returncode == 4, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["ok"] is True  # the lint has warnings only
+    assert [w["field"] for w in doc["warnings"] if w["code"] == "unreachable_evidence"] == [
+        "judge.critical_evidence.checks[3]"]
+    (row,) = doc["proof"]["cases"]
+    assert (row["case_id"], row["status"], row["oracle"]) == ("disk-full-tikv-001",
+                                                              "unproven", "fail")
+    assert row["reasons"] == [f"critical_evidence check {check} reads "
+                              "evidences/operator_notes.json, which no tool writes"]
