@@ -63,7 +63,7 @@ def run_proof(registry: Path | None, suite: str | None, cases: list[str], *, as_
         raise InputError(f"unknown sandbox mode {sandbox!r} (auto | bwrap | none)",
                          field="--sandbox")
     report = prove(registry, suite=suite, case_ids=cases, out=out, jobs=jobs,
-                   timeout_s=timeout, sandbox=sandbox)
+                   timeout_s=timeout, sandbox=sandbox, progress=not as_json)
     print_report(report, as_json)
     if not report.ok:
         raise typer.Exit(code=int(ExitCode.GATE_FAILED))

@@ -143,14 +143,10 @@ def _condition_calls(check_id: str, cond: object, unavailable: list[str]) -> lis
         return []
     out = []
     for row in cat.tools_writing(str(file)):
-        if row.channel in unavailable or "name" in _required_args(row.tool):
-            continue  # query_metrics needs a name: the sweep queries every metric
+        if row.channel in unavailable:
+            continue
         out.append(_tool_call(check_id, row.tool, {}, match))
     return out
-
-
-def _required_args(tool: str) -> tuple[str, ...]:
-    return ("name",) if tool == "query_metrics" else ()
 
 
 def _lazy_channel(case: MergedCase, calls: list[PlanCall], unavailable: list[str]

@@ -85,8 +85,14 @@ class Investigation:
                 for name in sorted({str(r.get("name")) for r in recs if r.get("name")}):
                     await self.tool("query_metrics", {"name": name})
 
-    async def targeted(self, calls: list[dict[str, Any]]) -> None:
+    async def targeted(self, calls: list[dict[str, Any]], tools: list[dict[str, Any]]
+                       ) -> None:
+        """The plan's calls; one whose tool needs arguments the plan cannot give (a file
+        only ``query_metrics(name)`` writes) is left to the sweep."""
+        required = {t["name"]: t["required"] for t in tools}
         for spec in calls:
+            if any(a not in spec["args"] for a in required.get(spec["tool"], [])):
+                continue
             recs = await self.tool(spec["tool"], spec["args"])
             ids = [str(r["id"]) for r in recs if r.get("id") and _matches(r, spec)]
             if spec.get("ref") and ids:
@@ -139,7 +145,7 @@ async def _run(plan: dict[str, Any], role: str, root: Path) -> None:
                 await inv.tool(first, {})
         await inv.sweep([t for t in tools if t["name"] not in
                          ("get_ticket", "get_topology", "get_guardrails")])
-        await inv.targeted(plan.get("calls") or [])
+        await inv.targeted(plan.get("calls") or [], tools)
         await call("get_evidence_summary", {})
         channels = {c["tool"]: c["channel"] for c in plan.get("calls") or [] if c["channel"]}
         channels.update(plan.get("tool_channels") or {})
