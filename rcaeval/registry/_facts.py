@@ -125,6 +125,7 @@ FACT_INPUTS: dict[str, tuple[str, ...]] = {
     "channel.events_observed": ("evidences/events.json",),
     "channel.ticket_context_observed": ("evidences/ticket_context.json",
                                         _TELEMETRY + "ticket_context.loaded"),
+    "channel.alerts_observed": ("evidences/gate_checks.json",),
     "channel.query_or_metric_observed": ("evidences/queries.json", "evidences/metrics.json"),
     "channel.events_collection_attempted": (_TELEMETRY + "events_query.attempted",),
     "channel.events_output_present": ("evidences/events.json",),

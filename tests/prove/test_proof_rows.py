@@ -3,7 +3,7 @@ and the lazy and wrong agents do not, each other outcome with its reason."""
 
 from __future__ import annotations
 
-from prove_kit import REGISTRY
+from prove_kit import REGISTRY, make_unreachable, registry_copy
 
 from rcaeval.prove import plan_case
 from rcaeval.prove._verdict import FailedCheck, RoleResult, prove_row
@@ -38,13 +38,27 @@ def test_proven() -> None:
         "proven", "pass", "fail", "fail", [])
 
 
-def test_oracle_failing_on_an_unreachable_check_names_the_file() -> None:
+def test_oracle_failing_on_an_unreachable_check_names_the_file(tmp_path) -> None:
+    root = registry_copy(tmp_path / "reg")
+    check = make_unreachable(root)
+    case = load_case(root, "disk-full-tikv-001")
+    plan = plan_case(case)
+    guard = ("diagnosis", "avoids_write_hotspot_misdiagnosis", "hard")
+    row = prove_row(plan, case, {
+        "oracle": _failed(("critical_evidence", check, "check")),
+        "lazy": _failed(LAZY), "wrong": _failed(guard)})
+    assert row.status == "unproven"
+    assert row.reasons == [f"critical_evidence check {check} reads "
+                           "evidences/operator_notes.json, which no tool writes"]
+
+
+def test_oracle_failing_a_reachable_check_says_the_data_lacks_it() -> None:
     plan, case = _case()
     row = prove_row(plan, case, {
-        "oracle": _failed(("critical_evidence", "hotspot_gate_failed", "check")),
+        "oracle": _failed(("critical_evidence", "hot_region_in_query_evidence", "check")),
         "lazy": _failed(LAZY), "wrong": _failed(GUARD)})
-    assert row.status == "unproven"
-    assert row.reasons == [plan.unreachable[0].message]
+    assert row.reasons == ["critical_evidence check hot_region_in_query_evidence: the oracle "
+                           "collected every channel and it still fails (r)"]
 
 
 def test_oracle_answer_not_firing_its_own_detector() -> None:
