@@ -2,7 +2,7 @@
 ``unreachable_evidence`` warning of ``rcaeval validate``.
 
 A check is reachable when something an agent is given produces what it reads: an incident
-tool writes the file or milestone (the tools' own table, :mod:`rcaeval.tools._catalog`), or
+tool writes the file or milestone (the tools' own table, ``rcaeval.tools.TOOL_OUTPUTS``), or
 the runner writes it for every case (``manifest.json``, ``output.txt``, ``transcript.json``).
 Tools whose channel the case's ``incident/tool_status.json`` lists as unavailable produce
 nothing but ``collection_errors.json``. Detectors (the answer) and facts expected false are
@@ -34,7 +34,7 @@ the answer and transcript when the agent wrote none."""
 EVERY_CALL_MILESTONES: tuple[str, ...] = ("diagnosis_run.initialized",
                                           "evidence_collection.started", "tool.call",
                                           "tool.error")
-"""Milestones the tool server adds on any call (rcaeval.tools._catalog.TOOL_OUTPUTS' doc)."""
+"""Milestones the tool server adds on any call (``rcaeval.tools.TOOL_OUTPUTS``' doc)."""
 
 LOG_SOURCES: tuple[str, ...] = ("evidences/logs.json", "logs/")
 """What ``keyword_any`` with ``source: logs`` reads (docs/registry.md)."""
@@ -66,9 +66,10 @@ def unavailable_channels(case: MergedCase) -> list[str]:
 
 
 def _catalog():  # noqa: ANN202 - the module
-    from rcaeval.tools import _catalog
+    """The incident tools' table (``rcaeval.tools.TOOL_OUTPUTS`` and its helpers)."""
+    import rcaeval.tools
 
-    return _catalog
+    return rcaeval.tools
 
 
 def writers(path: str, unavailable: list[str]) -> tuple[list[str], str | None]:
