@@ -49,7 +49,8 @@ class ProofReport:
 
 
 def agent_spec(role: str, plans: Path) -> str:
-    """The ``command:`` spec of one reference agent (``plans`` is bound into the sandbox)."""
+    """The ``command:`` spec of one reference agent (``plans`` is bound read-only into the
+    sandbox, like ``--sandbox-bind PLANS:ro``)."""
     return f"command:{{python}} -m {AGENT_MODULE} --role {role} --plans {plans}"
 
 
@@ -158,7 +159,7 @@ def prove(registry: Path | str | None = None, *, suite: str | None = None,
                         run_id=f"proof-{role}-{stamp}-{os.urandom(3).hex()}",
                         case_ids=run_cases, progress=progress, reports=False,
                         expose_case_ids=True, agent_name=f"proof-{role}", tools="mcp",
-                        sandbox=sandbox)
+                        sandbox=sandbox, sandbox_binds=[f"{plan_dir}:ro"])
                     run_ids[role] = summary.run_id
                     for cid, res in _results(store, summary).items():
                         results[cid][role] = res

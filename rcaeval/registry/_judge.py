@@ -195,8 +195,8 @@ class JudgeRules(BaseModel):
 
 
 class ProofSpec(BaseModel):
-    """``proof:``: how ``rcaeval case prove`` treats the case (docs/registry.md, "Proving a
-    case"). Not part of ``rules_hash``: it never changes a judgment."""
+    """``proof:``: how ``rcaeval case prove`` treats the case (docs/registry.md, "Prove it").
+    Not part of ``rules_hash``: it never changes a judgment."""
 
     model_config = _STRICT
     exempt: NonEmptyStr = Field(
