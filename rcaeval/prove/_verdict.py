@@ -98,8 +98,8 @@ def oracle_reasons(plan: CasePlan, case: Any, res: RoleResult) -> list[str]:
             out.append(f"the oracle's correct answer does not fire {det}" if expect else
                        f"the oracle's correct answer fires the guard {det} ({f.check_id})")
         elif f.bucket == "critical_evidence":
-            out.append(f"critical_evidence check {f.check_id}: the oracle collected every "
-                       f"channel and it still fails ({f.reason})")
+            out.append(f"critical_evidence check {f.check_id}: the tools never return what it "
+                       f"needs, though the oracle called every tool (judge: {f.reason})")
         elif f.bucket != "diagnosis":
             out.append(f"{f.bucket} check {f.check_id} fails for the oracle ({f.reason})")
     return out or [f"the oracle is judged {res.verdict} ({res.subtype})"]

@@ -57,8 +57,9 @@ def test_oracle_failing_a_reachable_check_says_the_data_lacks_it() -> None:
     row = prove_row(plan, case, {
         "oracle": _failed(("critical_evidence", "hot_region_in_query_evidence", "check")),
         "lazy": _failed(LAZY), "wrong": _failed(GUARD)})
-    assert row.reasons == ["critical_evidence check hot_region_in_query_evidence: the oracle "
-                           "collected every channel and it still fails (r)"]
+    assert row.reasons == ["critical_evidence check hot_region_in_query_evidence: the tools "
+                           "never return what it needs, though the oracle called every tool "
+                           "(judge: r)"]
 
 
 def test_oracle_answer_not_firing_its_own_detector() -> None:
