@@ -10,6 +10,7 @@ import sys
 import traceback
 from typing import Any
 
+import click
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -46,13 +47,23 @@ def _root() -> None:
     """Evaluate AI root-cause-analysis agents."""
 
 
+def _is_choice(param: Any) -> bool:
+    """An option whose values are a fixed set (an Enum annotation, or a click Choice)."""
+    import enum
+
+    ann = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    return (isinstance(ann, type) and issubclass(ann, enum.Enum)) or \
+        isinstance(getattr(param, "type", None), click.Choice)
+
+
 def _tidy_metavars(command: Any) -> None:
     """Options without an explicit metavar show their name (``--db DB``, ``--jobs JOBS``)
     instead of the type (``<path>``, ``<int range>``, ``<list[str]>``); flags show none;
     arguments show their name only."""
     for param in command.params:
         if getattr(param, "param_type_name", None) == "option" and param.metavar is None \
-                and param.name and not param.is_flag and not param.count:
+                and param.name and not param.is_flag and not param.count \
+                and not _is_choice(param):  # choices show themselves: [text|json]
             param.metavar = param.name.upper()
         elif getattr(param, "param_type_name", None) == "argument":
             param.display_type_rich = lambda ctx: None  # "RUN_ID  The run…", not "<str>"
@@ -61,10 +72,23 @@ def _tidy_metavars(command: Any) -> None:
         _tidy_metavars(sub)
 
 
+def _short_helps(command: Any, path: str = "") -> None:
+    """Every subcommand's line in its group's list (``rcaeval._short_help``): never cut
+    mid-phrase with ``...``."""
+    from rcaeval.cli._short_help import SHORT_HELP, derived_short_help
+
+    for name, sub in getattr(command, "commands", {}).items():
+        key = f"{path} {name}".strip()
+        if not sub.short_help:
+            sub.short_help = SHORT_HELP.get(key) or derived_short_help(sub.help or "")
+        _short_helps(sub, key)
+
+
 def command() -> Any:
-    """The click command behind ``rcaeval`` (with tidy metavars)."""
+    """The click command behind ``rcaeval`` (with tidy metavars and one-line short helps)."""
     cmd = typer.main.get_command(app)
     _tidy_metavars(cmd)
+    _short_helps(cmd)
     return cmd
 
 

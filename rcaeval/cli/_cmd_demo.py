@@ -1,8 +1,10 @@
 """`rcaeval demo`: the README's main job on the bundled sample (docs/running.md).
 
 Runs the `smoke` suite twice through the real run loop — the recorded thorough agent
-(`replay:thorough`) and the example ACP agent as a subprocess — judges the seven recorded
-behaviours of `data/recorded/`, writes every run's reports and prints a compact summary.
+(`replay:thorough`) and the example ACP agent as a subprocess — judges the recorded
+behaviours of `data/recorded/`, writes every run's reports and prints the result: per run,
+what its agent does, what it got, what it is expected to get and whether it did
+(:mod:`rcaeval.cli._demo_result`).
 The demo's run ids are fixed (`demo-thorough`, `demo-example-acp`, `rec-<behaviour>`), so
 re-running it replaces the previous demo's rows and audit dirs instead of piling up runs.
 """
@@ -13,10 +15,9 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from rcaeval.cli._opts import DbOpt, RegistryOpt
 
@@ -35,31 +36,6 @@ def demo_agents() -> list[tuple[str, str, str]]:
     return agents
 
 
-def _matrix(store: Any, labels: dict[str, str]) -> Table:
-    from rcaeval.runner._resume import q
-
-    rows = store.con.execute(q("demo_matrix"), {"runs": list(labels)}).fetchall()
-    types = sorted({r[1] for r in rows})
-    cells: dict[tuple[str, str], str] = {(r[0], r[1]): f"{r[2]}/{r[3]}/{r[4]}" for r in rows}
-    table = Table(title="verdicts per behaviour x case_type (cells: pass/fail/invalid)",
-                  title_justify="left")
-    table.add_column("behaviour", no_wrap=True)
-    for t in types:
-        table.add_column(t, justify="right", no_wrap=True)
-    for run_id, label in labels.items():
-        table.add_row(label, *[cells.get((run_id, t), "-") for t in types])
-    return table
-
-
-def _counts(store: Any, run_id: str) -> str:
-    from rcaeval._vocab import VERDICTS
-    from rcaeval.metrics import compute_metrics
-
-    counts = [compute_metrics(store.con, ["verdict_count"], {"run_id": run_id, "verdict": v})
-              .item(0, "numerator") for v in VERDICTS]
-    return ", ".join(f"{int(n)} {v}" for n, v in zip(counts, VERDICTS, strict=True))
-
-
 def register(app: typer.Typer) -> None:
     @app.command("demo")
     def demo(
@@ -75,6 +51,7 @@ def register(app: typer.Typer) -> None:
         """Run the smoke suite with two agents, judge the recorded behaviours, report."""
         from rcaeval._paths import data_dir, registry_dir
         from rcaeval.cli._cmd_run import wide_console
+        from rcaeval.cli._demo_result import demo_rows, demo_table, verdict_line
         from rcaeval.judge import judge_audit
         from rcaeval.report import write_reports
         from rcaeval.runner import drop_run, run_suite
@@ -109,11 +86,9 @@ def register(app: typer.Typer) -> None:
                 reports[run_id] = write_reports(store, run_id, audits / run_id,
                                                 registry_root=reg)[0]
             console.print()
-            for run_id, label in labels.items():
-                console.print(f"{run_id:<22} {_counts(store, run_id):<32} {label}",
-                              highlight=False)
-            console.print()
-            console.print(_matrix(store, labels))
+            rows = demo_rows(store, labels, recorded, {"demo-thorough": "rec-thorough"})
+            console.print(demo_table(rows))
+            console.print(verdict_line(rows), highlight=False)
             db_path = store.label
         console.print(f"\nstore:   {db_path}", highlight=False, soft_wrap=True)
         console.print(f"reports: {audits}/<run_id>/report.txt, report_detail.txt "

@@ -117,9 +117,9 @@ def _report_invalid(file: Path, results: Any) -> None:
 
 
 def _print_table(results: Any) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from rcaeval.cli._console import out_console
     from rcaeval.harness._gates import GATE_IDS
 
     table = Table(title="RCA harness", show_lines=False)
@@ -142,7 +142,7 @@ def _print_table(results: Any) -> None:
         table.add_row(str(row["record"]), row["record_id"] or "",
                       f"[{colors.get(status, 'white')}]{status}[/]", score, gates, before,
                       str(row["n_repairs"] or 0), fam, conf)
-    console = Console(width=160)
+    console = out_console()
     console.print(table)
     counts = results.group_by("status").len().sort("status").iter_rows()
     console.print("  ".join(f"{s}: {n}" for s, n in counts), highlight=False)

@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
         doc = load_artifact(artifact)
         res = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage,
                          max_age_days=max_age_days)
-        _print_gate(res)
+        _print_gate(res, doc)
         if json_out is not None:
             json_out.parent.mkdir(parents=True, exist_ok=True)
             json_out.write_bytes(orjson.dumps(res.as_dict(), option=orjson.OPT_INDENT_2))
@@ -282,46 +282,60 @@ def _record(artifact: Path, db: Path | None, *, allow_synthetic: bool) -> None:
 
 
 def _print_frame(title: str, frame: Any) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from rcaeval.cli._console import out_console
 
     table = Table(title=f"{title} ({frame.height})")
     for col in frame.columns:
         table.add_column(col)
     for row in frame.iter_rows():
-        table.add_row(*(_fmt(v) for v in row))
-    Console(width=200).print(table)
+        table.add_row(*(_fmt(v, column=c) for v, c in zip(row, frame.columns, strict=True)))
+    out_console().print(table)
 
 
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return f"{v:.4f}" if not v.is_integer() else f"{v:g}"
-    return str(v)
+def _fmt(v: Any, *, kind: str | None = None, column: str | None = None) -> str:
+    from rcaeval._numfmt import display_value
+
+    return display_value(v, kind=kind, column=column)
 
 
 def _print_metrics(doc: dict[str, Any]) -> None:
-    from rich.console import Console
+    """The measured window as tables: each metric (value by its kind, sample size, interval),
+    then the population (captures read / invalid / in the window, per case type)."""
     from rich.table import Table
 
+    from rcaeval.cli._console import out_console
+
     prov = doc["provenance"]
-    table = Table(title=f"release metrics {prov['window']['start']} .. {prov['window']['end']}")
+    console = out_console()
+    table = Table(title=f"release metrics {prov['window']['start']} .. {prov['window']['end']}",
+                  title_justify="left")
     for col in ("metric", "value", "n", "95% interval" if doc["metrics"] else "interval"):
-        table.add_column(col)
+        table.add_column(col, justify="right" if col in ("value", "n") else "left",
+                         overflow="fold")
     for name, e in doc["metrics"].items():
-        ci = (f"[{_fmt(e.get('ci_low'))}, {_fmt(e.get('ci_high'))}]"
-              if e.get("kind") == "rate" else "")
-        table.add_row(name, _fmt(e["value"]), _fmt(e.get("sample_size")), ci)
-    console = Console(width=120)
+        kind = e.get("kind")
+        ci = (f"[{_fmt(e.get('ci_low'), kind='rate')}, {_fmt(e.get('ci_high'), kind='rate')}]"
+              if kind == "rate" else "")
+        table.add_row(name, _fmt(e["value"], kind=kind), _fmt(e.get("sample_size"),
+                                                               kind="count"), ci)
     console.print(table)
     pop = prov["population"]
-    console.print(f"captures: {pop['captures']}  by case type: {pop['by_case_type']}",
-                  highlight=False)
+    caps = pop.get("captures") or {}
+    popt = Table(title="population", title_justify="left")
+    popt.add_column("captures")
+    popt.add_column("n", justify="right")
+    for key in ("read", "invalid", "in_window", "outside_window"):
+        if key in caps:
+            popt.add_row(key.replace("_", " "), _fmt(caps[key], kind="count"))
+    for case_type, n in (pop.get("by_case_type") or {}).items():
+        popt.add_row(f"case type {case_type}", _fmt(n, kind="count"))
+    if pop.get("reviews") is not None:
+        popt.add_row("reviews", _fmt(pop["reviews"], kind="count"))
+    console.print(popt)
     console.print(f"wrote {prov['output']['path']} (sha256 {prov['output']['sha256'][:16]}…)",
-                  highlight=False)
+                  highlight=False, soft_wrap=True)
 
 
 def _print_problems(problems: list[dict[str, Any]]) -> None:
@@ -337,23 +351,42 @@ def _print_problems(problems: list[dict[str, Any]]) -> None:
         err_console.print(f"... and {len(problems) - 50} more", highlight=False)
 
 
-def _print_gate(res: Any) -> None:
-    from rich.console import Console
+def _print_gate(res: Any, doc: dict[str, Any] | None = None) -> None:
+    from rich import box
     from rich.table import Table
 
-    console = Console(width=140)
+    from rcaeval.cli._console import out_console, wrap_identifier
+
+    kinds = {n: e.get("kind") for n, e in ((doc or {}).get("metrics") or {}).items()
+             if isinstance(e, dict)}
+    console = out_console()
     for w in res.warnings:
         console.print(f"[bold yellow]WARNING:[/] {w}", highlight=False)
     title = "release gate" + (" (strict: interval bounds)" if res.strict else "")
     if res.stage:
         title += f" for stage {res.stage}"
-    table = Table(title=title)
-    for col in ("metric", "value", "threshold", "n", "interval", "pass", "detail"):
-        table.add_column(col)
+    rows = []
     for r in res.rows:
-        ci = f"[{_fmt(r.ci[0])}, {_fmt(r.ci[1])}]" if r.ci else ""
-        table.add_row(r.metric, _fmt(r.value), r.threshold, _fmt(r.sample_size), ci,
-                      "[green]PASS[/]" if r.passed else "[red]FAIL[/]", r.detail)
+        ci = f"[{_fmt(r.ci[0], kind='rate')}, {_fmt(r.ci[1], kind='rate')}]" if r.ci else ""
+        kind = kinds.get(r.metric) or ("rate" if r.ci else None)
+        rows.append([r.metric, _fmt(r.value, kind=kind), r.threshold,
+                     _fmt(r.sample_size, kind="count"), ci, "PASS" if r.passed else "FAIL",
+                     r.detail])
+    cols = ("metric", "value", "threshold", "n", "interval", "pass", "detail")
+    # No vertical rules; the short columns never wrap; on a narrow terminal the metric names
+    # break after their underscores and the detail wraps (the table fits console.width).
+    widths = [max([len(c), *(len(row[i]) for row in rows)]) for i, c in enumerate(cols)]
+    detail_w = min(widths[6], 16)
+    metric_w = console.width - sum(w + 2 for w in widths[1:6]) - (detail_w + 2) - 2
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in cols:
+        table.add_column(col, no_wrap=col not in ("metric", "detail"),
+                         min_width=max(metric_w, 8) if col == "metric" else None,
+                         justify="right" if col in ("value", "n") else "left")
+    for row in rows:
+        style = "green" if row[5] == "PASS" else "red"
+        table.add_row(wrap_identifier(row[0], metric_w), *row[1:5], f"[{style}]{row[5]}[/]",
+                      row[6])
     console.print(table)
     verdict = "[green]PASSED[/]" if res.passed else "[red]FAILED[/]"
     console.print(f"gate {verdict}: {len(res.rows) - len(res.failed)}/{len(res.rows)} checks "

@@ -67,8 +67,11 @@ def _one_line(text: str, limit: int = 160) -> str:
 
 
 def wide_console() -> Console:
-    """stdout console at least 140 columns wide, so case ids are never folded in logs."""
-    return Console(width=max(Console().width, 140))
+    """The stdout console of the run's tables: the terminal's width, 140 columns in a log
+    (:func:`rcaeval.cli._console.out_console`)."""
+    from rcaeval.cli._console import out_console
+
+    return out_console()
 
 
 def counts_line(summary: Any) -> str:

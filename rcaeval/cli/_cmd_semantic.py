@@ -15,8 +15,10 @@ from rcaeval.cli._opts import DbOpt
 
 
 def _console() -> Console:
-    """stdout, at least 140 columns wide so the agreement table never folds."""
-    return Console(width=max(Console().width, 140))
+    """stdout tables: the terminal's width, 140 columns in a log."""
+    from rcaeval.cli._console import out_console
+
+    return out_console()
 
 FORMATS = ("table", "csv", "json")
 

@@ -30,8 +30,6 @@ def register(app: typer.Typer) -> None:
         (warnings are printed only). With --prove, a clean registry's cases are then
         proven."""
         import orjson
-        from rich.console import Console
-        from rich.table import Table
 
         from rcaeval.errors import ExitCode
         from rcaeval.registry import load_registry
@@ -52,18 +50,10 @@ def register(app: typer.Typer) -> None:
             if prove and not reg.problems and not report.ok:
                 raise typer.Exit(code=int(ExitCode.GATE_FAILED))
         else:
-            console = Console(soft_wrap=False, width=max(Console().width, 120))
-            for found, what in ((reg.problems, "problem"), (reg.warnings, "warning")):
-                if not found:
-                    continue
-                table = Table(title=f"{len(found)} {what}(s) in {reg.root}")
-                table.add_column("file:line", no_wrap=True)
-                table.add_column("field", overflow="fold")
-                table.add_column("code")
-                table.add_column("message", overflow="fold")
-                for p in found:
-                    table.add_row(p.where(), p.field, p.code, p.message)
-                console.print(table)
+            from rcaeval.cli._console import out_console
+            from rcaeval.cli._validate_text import print_findings
+
+            print_findings(out_console(), reg)
             status = "invalid" if reg.problems else "ok"
             warned = f", {len(reg.warnings)} warnings" if reg.warnings else ""
             typer.echo(

@@ -11,10 +11,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from rcaeval.cli._console import table_width
 from rcaeval.errors import ExitCode
 from rcaeval.offline._fixture import FixtureError
 
-_OUT = Console(width=160, highlight=False)
+_OUT = Console(width=table_width(), highlight=False)
 _ERR = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
