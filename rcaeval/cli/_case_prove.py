@@ -28,13 +28,14 @@ SandboxOpt = Annotated[str | None, typer.Option(
 def print_report(report: Any, as_json: bool) -> None:
     """The proof table (rich) or its JSON document."""
     import orjson
-    from rich.console import Console
     from rich.table import Table
 
     if as_json:
         typer.echo(orjson.dumps(report.to_dict(), option=orjson.OPT_INDENT_2).decode())
         return
-    console = Console(soft_wrap=False, width=max(Console().width, 140))
+    from rcaeval.cli._console import out_console
+
+    console = out_console(soft_wrap=False)
     table = Table(title="case proofs (oracle must pass; lazy and wrong must not)")
     for col in ("case", "result", "oracle", "lazy", "wrong"):
         table.add_column(col, no_wrap=True)

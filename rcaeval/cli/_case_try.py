@@ -31,11 +31,12 @@ def _mark(value: Any) -> str:
 
 
 def _print(result: Any, *, bundle: bool) -> None:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(soft_wrap=False, width=max(Console().width, 120), highlight=False)
+    from rcaeval.cli._console import out_console
+
+    console = out_console(soft_wrap=False, highlight=False)
     table = Table(title=f"case {result.case_id}: detectors")
     table.add_column("detector", no_wrap=True)
     table.add_column("decision", no_wrap=True)

@@ -29,6 +29,7 @@ SHORT_HELP: dict[str, str] = {
     "case": "Author and check one registry case",
     "case new": "Draft a case's files from incident data",
     "case try": "Judge one answer against a case",
+    "case prove": "Prove each case: oracle passes, lazy and wrong fail",
     "db": "Create, migrate, inspect, export and query the store",
     "db init": "Create the store and apply every migration",
     "db migrate": "Apply pending migrations",
