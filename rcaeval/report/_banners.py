@@ -48,7 +48,8 @@ def regression_banner(diff: Any | None, note: str) -> Banner:
         return None, "no baseline comparison", [note]
     counts = diff.counts
     gating = diff.gating.height
-    classes = ", ".join(f"{c} {display_value(k)}" for c, k in counts.items())
+    classes = ", ".join(f"{c} {display_value(k)}" for c, k in counts.items()
+                        if c != "regressed")
     head = ("REGRESSION" if diff.gate_failed else "no regression") + \
         f": eligible pass count {diff.pass_before} → {diff.pass_after}"
     lines = [f"{diff.regressed.height} regressed ({gating} gating); {classes}", note]
