@@ -47,12 +47,12 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.markup import escape
 
+        from rcaeval.cli._opts import parse_agent_env
         from rcaeval.doctor import run_checks
         from rcaeval.errors import ExitCode
-        from rcaeval.runner import parse_env_args
 
         checks = run_checks(db=db, registry=registry, suite=suite, agent=agent,
-                            agent_env=parse_env_args(agent_env or []), timeout_s=timeout,
+                            agent_env=parse_agent_env(agent_env), timeout_s=timeout,
                             sandbox=sandbox, network=network,
                             sandbox_binds=sandbox_bind or ())
         failed = [c for c in checks if c.status == "fail"]

@@ -21,6 +21,7 @@ from rcaeval.cli._opts import (
     RegistryOpt,
     SandboxBindOpt,
     SandboxOpt,
+    parse_agent_env,
 )
 from rcaeval.cli._semantic_opts import (
     SemanticModelOpt,
@@ -204,7 +205,7 @@ def register(app: typer.Typer) -> None:
         """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
         from rcaeval.cli._run_ci import finish, is_repeat_group, run_repeated
         from rcaeval.errors import InputError
-        from rcaeval.runner import RunInterrupted, parse_env_args, run_suite, select_cases
+        from rcaeval.runner import RunInterrupted, run_suite, select_cases
         from rcaeval.runner._gate import check_fail_under, parse_fail_on
         from rcaeval.store import connect
 
@@ -212,7 +213,7 @@ def register(app: typer.Typer) -> None:
             raise InputError("--run-id and --resume name different runs", field="--resume")
         fail_on_ = parse_fail_on(fail_on or [])
         check_fail_under(fail_under)
-        env = parse_env_args(agent_env or [])
+        env = parse_agent_env(agent_env)
         shadow = semantic_config(semantic, model=semantic_model, base_url=semantic_base_url,
                                  samples=semantic_samples, timeout=semantic_timeout)
         if resume and (tag or case_type or limit):

@@ -31,3 +31,22 @@ SandboxBindOpt = Annotated[list[str] | None, typer.Option(
     "--sandbox-bind", metavar="PATH[:ro]", help="Also mount PATH in the sandbox, read-write "
     "(PATH:ro read-only) - an agent's own files or tools beyond its program (repeatable).",
     show_default=False)]
+
+
+def parse_agent_env(items: list[str] | None) -> dict[str, str | None]:
+    """``--agent-env`` values (``KEY=VALUE`` or ``KEY``, rcaeval.runner.parse_env_args); a bare
+    ``KEY`` that is unset here is refused (exit 3) rather than silently dropped: the agent
+    would run without it (an API key, most often)."""
+    import os
+
+    from rcaeval.errors import InputError
+    from rcaeval.runner import parse_env_args
+
+    env = parse_env_args(items or [])
+    missing = [k for k, v in env.items() if v is None and k not in os.environ]
+    if missing:
+        names = ", ".join(missing)
+        raise InputError(f"--agent-env {names}: not set in this environment, so the agent "
+                         f"would not get it; export it, or pass {missing[0]}=VALUE",
+                         field="--agent-env")
+    return env

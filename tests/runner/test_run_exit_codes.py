@@ -138,3 +138,15 @@ def test_agent_that_cannot_start_in_the_sandbox_exits_7(run_cli, db_query, paths
         assert "before any output (it could not start)" in error
         assert f"{hidden}/real-agent: not found" in error
         assert "\x1b" not in error
+
+
+def test_an_unset_agent_env_name_is_refused(run_cli, capsys):
+    """`--agent-env NAME` passes the runner's value of NAME; unset, it was silently dropped
+    (the agent ran without its API key). Now it is an input error naming it - for doctor too."""
+    name = "RCAEVAL_SURELY_UNSET_API_KEY"
+    code, out, err = run_cli("--agent", "replay:thorough", "--agent-env", name)
+    assert code == 3, out + err
+    assert f"--agent-env {name}: not set in this environment" in err
+    code = main(["doctor", "--agent", "replay:thorough", "--agent-env", name])
+    assert code == 3
+    assert name in " ".join(capsys.readouterr().err.split())
