@@ -10,6 +10,7 @@ import typer
 
 from rcaeval.cli._opts import (
     AgentEnvOpt,
+    AllowEndpointOpt,
     DbOpt,
     NetworkOpt,
     RegistryOpt,
@@ -34,6 +35,7 @@ def register(app: typer.Typer) -> None:
         sandbox: SandboxOpt = "auto",
         network: NetworkOpt = True,
         sandbox_bind: SandboxBindOpt = None,
+        allow_endpoint: AllowEndpointOpt = None,
         registry: RegistryOpt = None,
         db: DbOpt = None,
         timeout: Annotated[float, typer.Option(
@@ -54,7 +56,8 @@ def register(app: typer.Typer) -> None:
         checks = run_checks(db=db, registry=registry, suite=suite, agent=agent,
                             agent_env=parse_agent_env(agent_env), timeout_s=timeout,
                             sandbox=sandbox, network=network,
-                            sandbox_binds=sandbox_bind or ())
+                            sandbox_binds=sandbox_bind or (),
+                            allow_endpoints=allow_endpoint or ())
         failed = [c for c in checks if c.status == "fail"]
         if as_json:
             typer.echo(orjson.dumps({"ok": not failed, "checks": [c.to_dict() for c in checks]},

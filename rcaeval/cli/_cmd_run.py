@@ -16,6 +16,7 @@ from rich.table import Table
 from rcaeval._vocab import UNFINISHED_OUTCOMES
 from rcaeval.cli._opts import (
     AgentEnvOpt,
+    AllowEndpointOpt,
     DbOpt,
     NetworkOpt,
     RegistryOpt,
@@ -196,6 +197,7 @@ def register(app: typer.Typer) -> None:
         sandbox: SandboxOpt = "auto",
         network: NetworkOpt = True,
         sandbox_bind: SandboxBindOpt = None,
+        allow_endpoint: AllowEndpointOpt = None,
         executor: Annotated[str, typer.Option(
             "--executor", help="Where cases execute: local (threads here), ray (one Ray task "
             "per case on the cluster at $RAY_ADDRESS), ray:local (a Ray instance on this "
@@ -229,7 +231,8 @@ def register(app: typer.Typer) -> None:
             max_infra_retries=retries, case_ids=selected, agent_env=env,
             progress=progress, expose_case_ids=expose_case_ids, semantic=shadow,
             agent_name=agent_name, tools=tools, sandbox=sandbox, network=network,
-            sandbox_binds=sandbox_bind or (), executor=executor)
+            sandbox_binds=sandbox_bind or (), allow_endpoints=allow_endpoint or (),
+            executor=executor)
         try:
             if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
                 run_repeated(console, store, suite, agent, repeat=repeat,

@@ -33,6 +33,12 @@ SandboxBindOpt = Annotated[list[str] | None, typer.Option(
     show_default=False)]
 
 
+AllowEndpointOpt = Annotated[list[str] | None, typer.Option(
+    "--allow-endpoint", metavar="HOST:PORT", help="With --no-network: let agents reach this "
+    "endpoint on the host's loopback (a local model server), at 127.0.0.1:PORT inside the "
+    "sandbox (repeatable).", show_default=False)]
+
+
 def parse_agent_env(items: list[str] | None) -> dict[str, str | None]:
     """``--agent-env`` values (``KEY=VALUE`` or ``KEY``, rcaeval.runner.parse_env_args); a bare
     ``KEY`` that is unset here is refused (exit 3) rather than silently dropped: the agent

@@ -48,7 +48,8 @@ except Exception as exc:
 
 def check_agent(spec: str | None, env: Mapping[str, str | None] | None = None,
                 timeout_s: float = 30.0, *, sandbox: str | None = "auto",
-                network: bool = True, sandbox_binds: Sequence[str] = ()) -> list[Check]:
+                network: bool = True, sandbox_binds: Sequence[str] = (),
+                allow_endpoints: Sequence[str] = ()) -> list[Check]:
     """Start ``spec`` the way ``rcaeval run`` would and run its first step; ``sandbox``,
     ``network`` and ``sandbox_binds`` as ``run``'s ``--sandbox``, ``--no-network`` and
     ``--sandbox-bind``."""
@@ -74,7 +75,8 @@ def check_agent(spec: str | None, env: Mapping[str, str | None] | None = None,
         return [Check("agent", "fail", f"{spec}: executable {argv[0] if argv else '?'!r} "
                       "not found", "install it, or give its full path in the spec")]
     try:
-        sb = resolve_sandbox(sandbox, network=network, binds=parse_binds(sandbox_binds))
+        sb = resolve_sandbox(sandbox, network=network, binds=parse_binds(sandbox_binds),
+                             endpoints=allow_endpoints)
     except RcaevalError as exc:
         return [Check("agent", "fail", f"{spec}: {exc}", "install bubblewrap, or pass the "
                       "--sandbox the run will use")]

@@ -178,7 +178,8 @@ def run_checks(*, db: str | Path | None = None, registry: str | Path | None = No
                suite: str | None = None, agent: str | None = None,
                agent_env: Mapping[str, str | None] | None = None,
                timeout_s: float = 30.0, sandbox: str | None = "auto", network: bool = True,
-               sandbox_binds: Sequence[str] = ()) -> list[Check]:
+               sandbox_binds: Sequence[str] = (),
+               allow_endpoints: Sequence[str] = ()) -> list[Check]:
     """Every check, in order: Python and packages, the store, the registry (and ``suite``),
     the sandbox, the agent spec (when given: started as ``rcaeval run`` would with
     ``sandbox``, ``network`` and ``sandbox_binds``, rcaeval.doctor._agent)."""
@@ -186,4 +187,5 @@ def run_checks(*, db: str | Path | None = None, registry: str | Path | None = No
 
     return [*check_python(), *check_store(db), *check_registry(registry, suite),
             *check_sandbox(), *check_agent(agent, agent_env, timeout_s, sandbox=sandbox,
-                                           network=network, sandbox_binds=sandbox_binds)]
+                                           network=network, sandbox_binds=sandbox_binds,
+                                           allow_endpoints=allow_endpoints)]

@@ -103,6 +103,7 @@ def execute_case(
     sandbox: str | Sandbox | None = None,
     network: bool = True,
     sandbox_binds: Sequence[str] = (),
+    allow_endpoints: Sequence[str] = (),
     prior_attempts: Sequence[dict[str, Any]] = (),
     manifest_extra: Mapping[str, Any] | None = None,
 ) -> CaseExecution:
@@ -123,8 +124,9 @@ def execute_case(
     ``case_ref``). ``tools`` (``mcp`` | ``files`` | ``both``, default ``both``) is how the
     agent gets the incident data (docs/agents.md, "Incident tools"). ``sandbox``
     (``auto`` | ``require`` (``bwrap``) | ``none``, or a resolved :class:`Sandbox`; default
-    ``none`` here, ``auto`` in ``run_suite`` and the CLI), ``network`` and ``sandbox_binds``
-    (``PATH`` / ``PATH:ro``) choose the agent sandbox (docs/agents.md, "Sandbox").
+    ``none`` here, ``auto`` in ``run_suite`` and the CLI), ``network``, ``sandbox_binds``
+    (``PATH`` / ``PATH:ro``) and ``allow_endpoints`` (``HOST:PORT``) choose the agent
+    sandbox (docs/agents.md, "Sandbox").
 
     ``prior_attempts`` are attempts already lost elsewhere (a Ray worker that died mid-case,
     docs/distributed.md): they count against ``max_infra_retries`` and head the attempt log.
@@ -136,7 +138,7 @@ def execute_case(
     adapter = parse_agent_spec(agent_spec, env=agent_env) if isinstance(agent_spec, str) \
         else agent_spec
     sb = sandbox if isinstance(sandbox, Sandbox) else resolve_sandbox(
-        sandbox or "none", network=network, binds=sandbox_binds)
+        sandbox or "none", network=network, binds=sandbox_binds, endpoints=allow_endpoints)
     limit = rc.timeout_s or timeout_s
     t0 = time.monotonic()
     attempt_log: list[dict[str, Any]] = [dict(a) for a in prior_attempts]

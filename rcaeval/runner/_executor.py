@@ -59,6 +59,7 @@ class CaseJob:
     explicit_timeout: bool
     """An explicit ``--timeout`` beats the case's own ``execution.timeout_s``."""
     sandbox_binds: tuple[Bind, ...] = ()
+    allow_endpoints: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,8 @@ def run_job(job: CaseJob, rc: RunCase, ws_root: Path, *, adapter: AgentAdapter |
     the loop persists. A malformed case or a runner bug is that case's error, not the run's."""
     try:  # resolved where the case runs: a Ray node may lack bubblewrap
         sb = sandbox if sandbox is not None else resolve_sandbox(
-            job.sandbox, network=job.network, binds=job.sandbox_binds)
+            job.sandbox, network=job.network, binds=job.sandbox_binds,
+            endpoints=job.allow_endpoints)
     except InputError as exc:
         return Done(rc.case_id, error=f"sandbox unavailable on {os.uname().nodename}: {exc}")
     try:

@@ -276,6 +276,7 @@ def run_suite(
     sandbox: str | None = None,
     network: bool = True,
     sandbox_binds: Sequence[str] = (),
+    allow_endpoints: Sequence[str] = (),
     executor: str | None = None,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
@@ -292,7 +293,8 @@ def run_suite(
     configuration, so a resume must agree. ``tools`` (``mcp`` | ``files`` | ``both``; default
     the suite's ``execution.tools``) is how agents get the incident data; part of it too.
     ``sandbox`` (``auto`` default | ``require`` (``bwrap``) | ``none``), ``network`` and
-    ``sandbox_binds`` (``PATH`` / ``PATH:ro``, like ``--sandbox-bind``) choose the agent
+    ``sandbox_binds`` (``PATH`` / ``PATH:ro``, like ``--sandbox-bind``) and
+    ``allow_endpoints`` (``HOST:PORT`` on loopback, with ``network=False``) choose the agent
     sandbox (docs/agents.md, "Sandbox").
 
     ``semantic`` (a :class:`rcaeval.semantic.SemanticConfig`) runs the semantic shadow on
@@ -322,7 +324,8 @@ def run_suite(
     turn_timeout = float(turn_timeout_s or policy.turn_timeout_s)
     retries = policy.max_infra_retries if max_infra_retries is None else max_infra_retries
     tools_mode = check_tools_mode(tools or policy.tools)
-    sb = resolve_sandbox(sandbox, network=network, binds=parse_binds(sandbox_binds))
+    sb = resolve_sandbox(sandbox, network=network, binds=parse_binds(sandbox_binds),
+                         endpoints=allow_endpoints)
     adapter = parse_agent_spec(agent_spec, env=agent_env)
     config = agent_config(agent_spec, agent_env, case_timeout_s=explicit_timeout,
                           turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids,
@@ -374,6 +377,7 @@ def run_suite(
                   turn_timeout_s=turn_timeout, max_infra_retries=retries,
                   expose_case_ids=expose_case_ids, case_ref_key=ref_key, tools=tools_mode,
                   sandbox=sandbox, network=network, sandbox_binds=sb.binds,
+                  allow_endpoints=sb.endpoints,
                   explicit_timeout=explicit_timeout is not None)
     guard = _Interrupts()
     pool: Executor | None = None

@@ -75,11 +75,16 @@ class Sandbox:
     mode: str = "none"
     network: bool = True
     binds: tuple[Bind, ...] = ()
+    endpoints: tuple[tuple[str, int], ...] = ()
+    """``--allow-endpoint`` loopback endpoints a ``--no-network`` agent may reach."""
 
     def describe(self) -> str:
         if self.mode == "none":
             return "none"
-        return "bwrap" + ("" if self.network else " (no network)")
+        if self.network:
+            return "bwrap"
+        allowed = ", ".join(f"{h}:{p}" for h, p in self.endpoints)
+        return "bwrap (no network" + (f"; endpoints {allowed})" if allowed else ")")
 
 
 NO_SANDBOX = Sandbox()
@@ -161,15 +166,23 @@ def parse_binds(items: Sequence[str] | None) -> tuple[Bind, ...]:
 
 def resolve_sandbox(mode: str | None = DEFAULT_SANDBOX, *, network: bool = True,
                     binds: Sequence[Bind | str] = (),
+                    endpoints: Sequence[tuple[str, int] | str] = (),
                     environ: Mapping[str, str] | None = None) -> Sandbox:
     """``auto``: bubblewrap where it works, else none with a one-line warning - an error
     under ``CI=true``; ``require`` (``bwrap``): require it (``InputError`` when it does not
-    work); ``none``: no sandbox. ``binds``: ``--sandbox-bind`` paths."""
+    work); ``none``: no sandbox. ``binds``: ``--sandbox-bind`` paths; ``endpoints``:
+    ``--allow-endpoint`` ``HOST:PORT`` (loopback) a ``--no-network`` agent may reach."""
+    from rcaeval.runner._endpoints import parse_endpoints
+
     mode = (mode or DEFAULT_SANDBOX).strip().lower()
     if mode not in SANDBOX_MODES:
         raise InputError(f"unknown sandbox {mode!r} ({' | '.join(SANDBOX_MODES)})",
                          field="--sandbox")
     bound = tuple(b if isinstance(b, Bind) else parse_binds([b])[0] for b in binds)
+    allowed = tuple(e if isinstance(e, tuple) else parse_endpoints([e])[0] for e in endpoints)
+    if allowed and network:
+        raise InputError("--allow-endpoint is for --no-network (with the network on, every "
+                         "endpoint is reachable already)", field="--allow-endpoint")
     if mode == "none":
         if not network:
             raise InputError("--no-network needs the bubblewrap sandbox (--sandbox require "
@@ -189,7 +202,7 @@ def resolve_sandbox(mode: str | None = DEFAULT_SANDBOX, *, network: bool = True,
                              field="--sandbox")
         _warn_once()
         return NO_SANDBOX
-    return Sandbox("bwrap", network, bound)
+    return Sandbox("bwrap", network, bound, allowed)
 
 
 @functools.cache
@@ -267,8 +280,31 @@ def wrapper(sb: Sandbox, ws: Workspace, argv: Sequence[str] = (),
     for name in HIDDEN_PACKAGE_DIRS:
         if (pkg / name).is_dir():
             args += ["--tmpfs", str(pkg / name)]
-    args += ["--bind", str(ws.path), str(ws.path), "--chdir", str(ws.path), "--"]
-    return args
+    args += ["--bind", str(ws.path), str(ws.path), "--chdir", str(ws.path)]
+    return [*args, *_endpoint_args(sb), "--", *_forwarder(sb)]
+
+
+def _endpoint_args(sb: Sandbox) -> list[str]:
+    if sb.network or not sb.endpoints:
+        return []
+    from rcaeval.runner._endpoints import SANDBOX_SOCKET_DIR, endpoint_socket
+
+    out = ["--dir", SANDBOX_SOCKET_DIR]
+    for host, port in sb.endpoints:
+        out += ["--ro-bind", endpoint_socket(host, port), f"{SANDBOX_SOCKET_DIR}/{port}.sock"]
+    return out
+
+
+def _forwarder(sb: Sandbox) -> list[str]:
+    """``python _netfwd.py PORT=SOCKET … --`` before the agent's argv: its loopback
+    listeners for the declared endpoints (rcaeval.runner._endpoints)."""
+    if sb.network or not sb.endpoints:
+        return []
+    from rcaeval.runner._endpoints import SANDBOX_SOCKET_DIR
+
+    script = Path(__file__).with_name("_netfwd.py")
+    routes = [f"{port}={SANDBOX_SOCKET_DIR}/{port}.sock" for _, port in sb.endpoints]
+    return [sys.executable, "-I", "-S", str(script), *routes, "--"]
 
 
 def sandbox_wrapper(ws: Workspace, argv: Sequence[str],
