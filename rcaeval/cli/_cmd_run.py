@@ -16,6 +16,7 @@ from rich.table import Table
 from rcaeval._vocab import UNFINISHED_OUTCOMES
 from rcaeval.cli._opts import (
     AgentEnvOpt,
+    AgentHomeOpt,
     AllowEndpointOpt,
     DbOpt,
     NetworkOpt,
@@ -198,6 +199,7 @@ def register(app: typer.Typer) -> None:
         network: NetworkOpt = True,
         sandbox_bind: SandboxBindOpt = None,
         allow_endpoint: AllowEndpointOpt = None,
+        agent_home: AgentHomeOpt = None,
         executor: Annotated[str, typer.Option(
             "--executor", help="Where cases execute: local (threads here), ray (one Ray task "
             "per case on the cluster at $RAY_ADDRESS), ray:local (a Ray instance on this "
@@ -232,7 +234,7 @@ def register(app: typer.Typer) -> None:
             progress=progress, expose_case_ids=expose_case_ids, semantic=shadow,
             agent_name=agent_name, tools=tools, sandbox=sandbox, network=network,
             sandbox_binds=sandbox_bind or (), allow_endpoints=allow_endpoint or (),
-            executor=executor)
+            agent_home=agent_home, executor=executor)
         try:
             if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
                 run_repeated(console, store, suite, agent, repeat=repeat,

@@ -39,6 +39,13 @@ AllowEndpointOpt = Annotated[list[str] | None, typer.Option(
     "sandbox (repeatable).", show_default=False)]
 
 
+AgentHomeOpt = Annotated[str | None, typer.Option(
+    "--agent-home", metavar="DIR", help="The agents' HOME for every case of the run (created "
+    "when missing, mounted read-write): harness caches and installs persist between cases. "
+    "Cases can see what earlier ones left there. Default: a fresh HOME per case.",
+    show_default=False)]
+
+
 def parse_agent_env(items: list[str] | None) -> dict[str, str | None]:
     """``--agent-env`` values (``KEY=VALUE`` or ``KEY``, rcaeval.runner.parse_env_args); a bare
     ``KEY`` that is unset here is refused (exit 3) rather than silently dropped: the agent

@@ -104,6 +104,7 @@ def execute_case(
     network: bool = True,
     sandbox_binds: Sequence[str] = (),
     allow_endpoints: Sequence[str] = (),
+    agent_home: str | Path | None = None,
     prior_attempts: Sequence[dict[str, Any]] = (),
     manifest_extra: Mapping[str, Any] | None = None,
 ) -> CaseExecution:
@@ -126,7 +127,8 @@ def execute_case(
     (``auto`` | ``require`` (``bwrap``) | ``none``, or a resolved :class:`Sandbox`; default
     ``none`` here, ``auto`` in ``run_suite`` and the CLI), ``network``, ``sandbox_binds``
     (``PATH`` / ``PATH:ro``) and ``allow_endpoints`` (``HOST:PORT``) choose the agent
-    sandbox (docs/agents.md, "Sandbox").
+    sandbox (docs/agents.md, "Sandbox"); ``agent_home`` is the agent's ``HOME`` instead of a
+    fresh one per workspace.
 
     ``prior_attempts`` are attempts already lost elsewhere (a Ray worker that died mid-case,
     docs/distributed.md): they count against ``max_infra_retries`` and head the attempt log.
@@ -138,7 +140,8 @@ def execute_case(
     adapter = parse_agent_spec(agent_spec, env=agent_env) if isinstance(agent_spec, str) \
         else agent_spec
     sb = sandbox if isinstance(sandbox, Sandbox) else resolve_sandbox(
-        sandbox or "none", network=network, binds=sandbox_binds, endpoints=allow_endpoints)
+        sandbox or "none", network=network, binds=sandbox_binds, endpoints=allow_endpoints,
+        home=agent_home)
     limit = rc.timeout_s or timeout_s
     t0 = time.monotonic()
     attempt_log: list[dict[str, Any]] = [dict(a) for a in prior_attempts]
@@ -182,6 +185,7 @@ def execute_case(
         "tools": ws.tools,
         "sandbox": sb.describe(),
         **({"sandbox_binds": [str(b) for b in sb.binds]} if sb.binds else {}),
+        **({"agent_home": sb.home} if sb.home else {}),
         "workspace_id": ws.workspace_id,
         "agent": outcome.agent_info or adapter.info(),
         "cluster_id": rc.cluster_id,

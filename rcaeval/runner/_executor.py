@@ -60,6 +60,7 @@ class CaseJob:
     """An explicit ``--timeout`` beats the case's own ``execution.timeout_s``."""
     sandbox_binds: tuple[Bind, ...] = ()
     allow_endpoints: tuple[tuple[str, int], ...] = ()
+    agent_home: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def run_job(job: CaseJob, rc: RunCase, ws_root: Path, *, adapter: AgentAdapter |
     try:  # resolved where the case runs: a Ray node may lack bubblewrap
         sb = sandbox if sandbox is not None else resolve_sandbox(
             job.sandbox, network=job.network, binds=job.sandbox_binds,
-            endpoints=job.allow_endpoints)
+            endpoints=job.allow_endpoints, home=job.agent_home)
     except InputError as exc:
         return Done(rc.case_id, error=f"sandbox unavailable on {os.uname().nodename}: {exc}")
     try:

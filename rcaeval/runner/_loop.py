@@ -277,6 +277,7 @@ def run_suite(
     network: bool = True,
     sandbox_binds: Sequence[str] = (),
     allow_endpoints: Sequence[str] = (),
+    agent_home: str | Path | None = None,
     executor: str | None = None,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
@@ -295,7 +296,8 @@ def run_suite(
     ``sandbox`` (``auto`` default | ``require`` (``bwrap``) | ``none``), ``network`` and
     ``sandbox_binds`` (``PATH`` / ``PATH:ro``, like ``--sandbox-bind``) and
     ``allow_endpoints`` (``HOST:PORT`` on loopback, with ``network=False``) choose the agent
-    sandbox (docs/agents.md, "Sandbox").
+    sandbox; ``agent_home`` (``--agent-home``) is one ``HOME`` for every case
+    (docs/agents.md, "Sandbox").
 
     ``semantic`` (a :class:`rcaeval.semantic.SemanticConfig`) runs the semantic shadow on
     each judged case (docs/semantic.md); the deterministic judgment is the same without it.
@@ -325,7 +327,7 @@ def run_suite(
     retries = policy.max_infra_retries if max_infra_retries is None else max_infra_retries
     tools_mode = check_tools_mode(tools or policy.tools)
     sb = resolve_sandbox(sandbox, network=network, binds=parse_binds(sandbox_binds),
-                         endpoints=allow_endpoints)
+                         endpoints=allow_endpoints, home=agent_home)
     adapter = parse_agent_spec(agent_spec, env=agent_env)
     config = agent_config(agent_spec, agent_env, case_timeout_s=explicit_timeout,
                           turn_timeout_s=turn_timeout, expose_case_ids=expose_case_ids,
@@ -377,7 +379,7 @@ def run_suite(
                   turn_timeout_s=turn_timeout, max_infra_retries=retries,
                   expose_case_ids=expose_case_ids, case_ref_key=ref_key, tools=tools_mode,
                   sandbox=sandbox, network=network, sandbox_binds=sb.binds,
-                  allow_endpoints=sb.endpoints,
+                  allow_endpoints=sb.endpoints, agent_home=sb.home,
                   explicit_timeout=explicit_timeout is not None)
     guard = _Interrupts()
     pool: Executor | None = None

@@ -77,6 +77,9 @@ class Sandbox:
     binds: tuple[Bind, ...] = ()
     endpoints: tuple[tuple[str, int], ...] = ()
     """``--allow-endpoint`` loopback endpoints a ``--no-network`` agent may reach."""
+    home: str | None = None
+    """``--agent-home DIR``: the agent's ``HOME`` for every case (mounted read-write), instead
+    of the workspace's fresh ``.home``."""
 
     def describe(self) -> str:
         if self.mode == "none":
@@ -167,11 +170,13 @@ def parse_binds(items: Sequence[str] | None) -> tuple[Bind, ...]:
 def resolve_sandbox(mode: str | None = DEFAULT_SANDBOX, *, network: bool = True,
                     binds: Sequence[Bind | str] = (),
                     endpoints: Sequence[tuple[str, int] | str] = (),
+                    home: str | os.PathLike[str] | None = None,
                     environ: Mapping[str, str] | None = None) -> Sandbox:
     """``auto``: bubblewrap where it works, else none with a one-line warning - an error
     under ``CI=true``; ``require`` (``bwrap``): require it (``InputError`` when it does not
     work); ``none``: no sandbox. ``binds``: ``--sandbox-bind`` paths; ``endpoints``:
-    ``--allow-endpoint`` ``HOST:PORT`` (loopback) a ``--no-network`` agent may reach."""
+    ``--allow-endpoint`` ``HOST:PORT`` (loopback) a ``--no-network`` agent may reach;
+    ``home``: ``--agent-home`` (created when missing)."""
     from rcaeval.runner._endpoints import parse_endpoints
 
     mode = (mode or DEFAULT_SANDBOX).strip().lower()
@@ -180,6 +185,7 @@ def resolve_sandbox(mode: str | None = DEFAULT_SANDBOX, *, network: bool = True,
                          field="--sandbox")
     bound = tuple(b if isinstance(b, Bind) else parse_binds([b])[0] for b in binds)
     allowed = tuple(e if isinstance(e, tuple) else parse_endpoints([e])[0] for e in endpoints)
+    agent_home = _agent_home(home)
     if allowed and network:
         raise InputError("--allow-endpoint is for --no-network (with the network on, every "
                          "endpoint is reachable already)", field="--allow-endpoint")
@@ -187,7 +193,7 @@ def resolve_sandbox(mode: str | None = DEFAULT_SANDBOX, *, network: bool = True,
         if not network:
             raise InputError("--no-network needs the bubblewrap sandbox (--sandbox require "
                              "or auto)", field="--no-network")
-        return NO_SANDBOX
+        return Sandbox(home=agent_home) if agent_home else NO_SANDBOX
     if bwrap_path() is None:
         why = ("bubblewrap is not installed" if shutil.which("bwrap") is None else
                "bubblewrap cannot make a sandbox here (`" + " ".join(_probe_argv("bwrap")) +
@@ -201,8 +207,24 @@ def resolve_sandbox(mode: str | None = DEFAULT_SANDBOX, *, network: bool = True,
                              "--sandbox none to run them unsandboxed on purpose",
                              field="--sandbox")
         _warn_once()
-        return NO_SANDBOX
-    return Sandbox("bwrap", network, bound, allowed)
+        return Sandbox(home=agent_home) if agent_home else NO_SANDBOX
+    return Sandbox("bwrap", network, bound, allowed, agent_home)
+
+
+def _agent_home(home: str | os.PathLike[str] | None) -> str | None:
+    if home is None or str(home) == "":
+        return None
+    path = Path(home).expanduser().absolute()
+    if path.resolve() == Path("/"):
+        raise InputError("--agent-home cannot be /", field="--agent-home")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"--agent-home {home}: cannot create it: {exc.strerror}",
+                         field="--agent-home") from exc
+    if not path.is_dir():
+        raise InputError(f"--agent-home {home}: not a directory", field="--agent-home")
+    return str(path)
 
 
 @functools.cache
@@ -274,6 +296,8 @@ def wrapper(sb: Sandbox, ws: Workspace, argv: Sequence[str] = (),
             args += ["--ro-bind", str(real), str(p)]
     for b in sb.binds:
         args += ["--bind" if b.writable else "--ro-bind", b.path, b.path]
+    if sb.home:
+        args += ["--bind", sb.home, sb.home]
     import rcaeval
 
     pkg = Path(rcaeval.__file__).resolve().parent

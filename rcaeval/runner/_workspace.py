@@ -294,7 +294,7 @@ def agent_env(
     rc = ws.case
     env: dict[str, str] = {
         "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": str(ws.home),
+        "HOME": ws.sandbox.home or str(ws.home),  # --agent-home: one HOME for every case
         "TMPDIR": str(ws.tmp),
         "LANG": DEFAULT_LANG,
         "LC_ALL": DEFAULT_LANG,

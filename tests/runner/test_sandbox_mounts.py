@@ -114,3 +114,28 @@ def test_a_two_file_agent_needs_its_dir_bound(make_case, dirs, tmp_path):
                        agent_env={"WRITE_TO": str(rw / "new.txt")}, **dirs)
     assert res.status == "completed", res.error
     assert (rw / "new.txt").read_text() == "x"
+
+
+@needs_bwrap
+@pytest.mark.parametrize("sandbox", ["bwrap", "none"])
+def test_agent_home_persists_between_cases(make_case, dirs, tmp_path, sandbox):
+    """``--agent-home DIR``: one HOME for every case (a harness's cache survives); without
+    it each case's HOME is fresh."""
+    agent = tmp_path / "home_agent.py"
+    agent.write_text("import os, pathlib\nhome = pathlib.Path(os.environ['HOME'])\n"
+                     "marker = home / 'cache.txt'\nprint(home, marker.exists())\n"
+                     "marker.write_text('cached')\n")
+    home = tmp_path / "agent-home"
+    case, case_dir = make_case()
+    seen = []
+    for _ in range(2):
+        res = execute_case(f"r-{uuid.uuid4().hex[:6]}", case, f"command:{{python}} {agent}",
+                           case_dir=case_dir, timeout_s=120, sandbox=sandbox,
+                           agent_home=home, **dirs)
+        assert res.status == "completed", res.error
+        seen.append(res.final_text.split())
+    assert seen == [[str(home), "False"], [str(home), "True"]]
+    assert res.manifest["agent_home"] == str(home)
+    res = execute_case("r-fresh", case, f"command:{{python}} {agent}", case_dir=case_dir,
+                       timeout_s=120, sandbox=sandbox, **dirs)
+    assert res.final_text.split()[1] == "False"
