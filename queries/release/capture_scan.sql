@@ -5,7 +5,7 @@
 -- params: $start, $end (the window, half-open: start <= captured_at < end), $stage (NULL = all
 --   stages), $no_family (root-cause family values that mean "no cause named"), and the name
 --   lists of validate_captures.sql: $stages, $outcomes, $confidences, $origins,
---   $harness_statuses, $hash_pattern, $case_types, $expected_outcomes
+--   $harness_statuses, $hash_pattern, $case_types, $expected_outcomes, $timestamp_pattern
 -- writes: capture_row -- one row per input row:
 --   src, line, cid (capture_id when it is a JSON string);
 --   ok: true only when every field rule of validate_captures.sql certainly holds; false when
@@ -15,7 +15,9 @@
 --   the capture_input columns (as JSON) and bad_json (the nested columns whose text is not
 --     JSON), kept only for rows with ok = false (for that check);
 --   measured: the row is in the window (and the stage), so release_capture (capture.sql)
---     takes it unless validation finds a problem;
+--     takes it unless validation finds a problem; outside: its captured_at (or stage)
+--     certainly puts it outside (false when unknown, e.g. a captured_at that is not a
+--     timestamp: an invalid row of unknown time counts as in the window);
 --   the release_capture columns (see capture.sql), for measured rows:
 --     case_type / expected_family: the capture's own labels, else those of the latest review
 --     (by reviewed_at, then review_id) of the same analysis_hash; families are compared
@@ -52,14 +54,18 @@ parsed AS (
   SELECT i.*,
          CASE WHEN starts_with(i.capture_id, '"')
               THEN json_extract_string(i.capture_id, '$') END                AS cid,
+         -- the timestamp rule of rcaeval/release/_time.py: the pattern first (DuckDB's cast
+         -- alone accepts a 5-digit year or a +25:00 offset), upper-cased (RFC 3339 allows a
+         -- lower-case t and z), within the years 1..9999 in UTC
          CASE WHEN starts_with(i.captured_at, '"')
-              THEN TRY_CAST(json_extract_string(i.captured_at, '$') AS TIMESTAMPTZ) END AS at,
+                   AND regexp_full_match(json_extract_string(i.captured_at, '$'), $timestamp_pattern)
+              THEN TRY_CAST(upper(json_extract_string(i.captured_at, '$')) AS TIMESTAMPTZ) END AS at_any,
          CASE WHEN starts_with(i.stage, '"') THEN json_extract_string(i.stage, '$') END AS stage_s,
          try(from_json(i.response, '{
            "outcome": "VARCHAR", "novel": "JSON",
            "root_cause": {"family": "JSON", "confidence": "VARCHAR",
                           "evidence_ids": "VARCHAR[]"},
-           "hypotheses": [{"family": "JSON"}],
+           "hypotheses": [{"family": "JSON", "score": "JSON"}],
            "claims": [{"material": "JSON", "evidence_ids": "VARCHAR[]"}],
            "evidence": [{"id": "VARCHAR", "source": "VARCHAR", "source_group": "VARCHAR",
                          "origin": "VARCHAR", "usable": "JSON",
@@ -76,6 +82,12 @@ parsed AS (
            '[{"knowledge_id": "VARCHAR", "admissible": "JSON", "latency_seconds": "JSON",
               "succeeded": "JSON"}]')) AS activations
   FROM capture_text i
+),
+timed AS (
+  SELECT * EXCLUDE (at_any),
+         CASE WHEN at_any BETWEEN TIMESTAMPTZ '0001-01-01 00:00:00+00'
+                              AND TIMESTAMPTZ '9999-12-31 23:59:59.999999+00' THEN at_any END AS at
+  FROM parsed
 ),
 screened AS (
   SELECT p.*,
@@ -99,7 +111,9 @@ screened AS (
              ELSE len(list_filter(json_type(p.response, ['$.evidence', '$.hypotheses', '$.claims']),
                                   lambda t: t NOT IN ('ARRAY', 'NULL'))) = 0 END
     AND len(list_filter(p.r.hypotheses,
-          lambda x: NOT coalesce(starts_with(x.family, '"'), false))) = 0
+          lambda x: NOT coalesce(starts_with(x.family, '"'), false)
+                    OR NOT coalesce(regexp_full_match(CAST(x.score AS VARCHAR),
+                                                      '[0-9][0-9.eE+-]{0,14}'), true))) = 0
     AND len(list_filter(p.r.evidence, lambda e:
           NOT coalesce(list_contains($origins, e.origin), false)
           OR NOT coalesce(e.usable IN ('true', 'false'), true)
@@ -133,11 +147,12 @@ screened AS (
                                             '[0-9][0-9.eE+-]{0,14}'), true))) = 0
     AS ok,
     p.at >= $start AND p.at < $end AND ($stage IS NULL OR p.stage_s = $stage) AS in_window
-  FROM parsed p
+  FROM timed p
 ),
 kept AS (
   SELECT s.src, s.line, s.cid, coalesce(s.ok, false) AS ok,
          coalesce(s.in_window, false) AS measured,
+         coalesce(NOT s.in_window, false) AS outside,
          CASE WHEN s.ok THEN NULL ELSE s.capture_id END            AS capture_id,
          CASE WHEN s.ok THEN NULL ELSE s.captured_at END           AS captured_at,
          CASE WHEN s.ok THEN NULL ELSE s.stage END                 AS stage,
@@ -180,7 +195,7 @@ fam AS (
          coalesce(k.r.root_cause.evidence_ids, []) AS rc_ids
   FROM kept k
 )
-SELECT f.src, f.line, f.cid, f.ok, f.measured,
+SELECT f.src, f.line, f.cid, f.ok, f.measured, f.outside,
        f.capture_id AS capture_id_json, f.captured_at AS captured_at_json,
        f.stage AS stage_json, f.response, f.harness, f.labels, f.tool_executions AS tools_json,
        f.knowledge_activations AS activations_json, f.outage_test_json, f.review_ids,

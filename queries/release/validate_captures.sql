@@ -2,7 +2,8 @@
 -- reads: capture_row (capture_scan.sql: its `ok` rows certainly pass every rule below; the
 --   others keep their capture_input columns, as JSON, for this check)
 -- params: $stages, $case_types, $expected_outcomes, $outcomes, $confidences, $origins,
---   $harness_statuses, $hash_pattern -- the name lists, passed from their one home
+--   $harness_statuses, $hash_pattern, $timestamp_pattern -- the name lists and patterns,
+--   passed from their one home
 --   (rcaeval/release/_models.py and the harness contract)
 -- writes: capture_problem(src, line, capture_id, field, message) -- one row per problem;
 --   a capture with any problem is left out of every metric and counted as invalid in the
@@ -34,7 +35,7 @@ base AS (
          rp[4] AS r_evidence, rp[5] AS r_hypotheses, rp[6] AS r_claims,
          CASE WHEN json_type(rp[4]) = 'ARRAY' THEN from_json(rp[4],
            '[{"origin": "JSON", "usable": "JSON", "supports": "JSON"}]') END AS evidence,
-         CASE WHEN json_type(rp[5]) = 'ARRAY' THEN from_json(rp[5], '[{"family": "JSON"}]') END AS hypotheses,
+         CASE WHEN json_type(rp[5]) = 'ARRAY' THEN from_json(rp[5], '[{"family": "JSON", "score": "JSON"}]') END AS hypotheses,
          CASE WHEN json_type(rp[6]) = 'ARRAY' THEN from_json(rp[6],
            '[{"material": "JSON", "evidence_ids": "JSON"}]') END AS claims,
          CASE WHEN json_type(tool_executions) = 'ARRAY'
@@ -52,8 +53,12 @@ per_row AS (
       CASE WHEN cid IS NULL OR trim(cid) = ''
            THEN {'field': 'capture_id', 'message': 'required: a non-empty string'} END,
       CASE WHEN json_type(captured_at) IS DISTINCT FROM 'VARCHAR'
-             OR TRY_CAST(json_extract_string(captured_at, '$') AS TIMESTAMPTZ) IS NULL
-           THEN {'field': 'captured_at', 'message': 'required: an ISO 8601 timestamp, got '
+             OR NOT regexp_full_match(json_extract_string(captured_at, '$'), $timestamp_pattern)
+             OR coalesce(TRY_CAST(upper(json_extract_string(captured_at, '$')) AS TIMESTAMPTZ)
+                         NOT BETWEEN TIMESTAMPTZ '0001-01-01 00:00:00+00'
+                                 AND TIMESTAMPTZ '9999-12-31 23:59:59.999999+00', true)
+           THEN {'field': 'captured_at', 'message': 'required: an ISO 8601 / RFC 3339 timestamp '
+                 || '(4-digit year, offset at most ±23:59, in years 1..9999 UTC), got '
                  || coalesce(CAST(captured_at AS VARCHAR), 'nothing')} END,
       CASE WHEN json_type(stage) IS DISTINCT FROM 'VARCHAR'
              OR NOT list_contains($stages, json_extract_string(stage, '$'))
@@ -121,10 +126,16 @@ per_row AS (
            THEN {'field': 'outage_test',
                  'message': 'must be a string (the dependency taken down) or null'} END
     ], lambda x: x IS NOT NULL)
-    || coalesce(list_filter(list_transform(hypotheses, lambda h, i:
+    || coalesce(flatten(list_transform(hypotheses, lambda h, i: list_filter([
       CASE WHEN json_type(h.family) IS DISTINCT FROM 'VARCHAR'
            THEN {'field': 'response.hypotheses[' || (i - 1) || '].family',
-                 'message': 'required: a string'} END), lambda x: x IS NOT NULL), [])
+                 'message': 'required: a string'} END,
+      CASE WHEN json_type(h.score) NOT IN ('NULL', 'UBIGINT', 'BIGINT', 'DOUBLE')
+             OR TRY_CAST(json_extract_string(h.score, '$') AS DOUBLE) < 0
+           THEN {'field': 'response.hypotheses[' || (i - 1) || '].score',
+                 'message': 'must be a non-negative number (the ranker score) or null, got '
+                            || CAST(h.score AS VARCHAR)} END
+    ], lambda x: x IS NOT NULL))), [])
     || coalesce(flatten(list_transform(evidence, lambda e, i: list_filter([
       CASE WHEN json_type(e.origin) IS DISTINCT FROM 'VARCHAR'
              OR NOT list_contains($origins, json_extract_string(e.origin, '$'))

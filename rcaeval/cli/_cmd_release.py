@@ -11,10 +11,14 @@ import typer
 from rcaeval.cli._opts import DbOpt
 
 GATE_EXIT_HELP = (
-    "Exit codes: 0 every gate passes; 4 a gate fails; 3 the artifact is refused (no "
-    "provenance, edited after measurement, synthetic without --allow-synthetic, malformed); "
-    "6 no such file."
+    "Exit codes: 0 every gate passes; 4 a gate fails (a metric misses its threshold or was "
+    "not measured, invalid captures or reviews in the window); 3 the artifact is refused: it "
+    "cannot decide (no provenance, edited after measurement, unsigned or wrongly signed when "
+    "a key is configured, a field of the wrong type or range, synthetic without "
+    "--allow-synthetic, another stage than --stage, too old for --stage); 6 no such file."
 )
+KEY_HELP = ("a key file (HMAC-SHA256 secret, or an Ed25519 PEM key) or env:NAME; default "
+            "$RCAEVAL_RELEASE_KEY when set (docs/release.md, Signing)")
 
 
 
@@ -50,15 +54,20 @@ def register(app: typer.Typer) -> None:
             "--record", help="Also record the window's metrics and gate decision in the store "
             "(the release-gate report's trend; idempotent).")] = False,
         db: DbOpt = None,
+        sign_key: Annotated[str | None, typer.Option(
+            "--sign-key", help="Sign the artifact with this key: " + KEY_HELP + ".")] = None,
     ) -> None:
-        from rcaeval.release._metrics import measure, write_metrics_json
+        from rcaeval.release._metrics import check_confidence, measure, write_metrics_json
+        from rcaeval.release._signing import load_key
 
+        check_confidence(confidence)
+        key = load_key(sign_key, field="sign_key")
         m = measure(captures, window, reviews=reviews, stage=stage, confidence=confidence,
                     memory_limit=memory_limit)
-        doc = write_metrics_json(m, out)
+        doc = write_metrics_json(m, out, sign_key=key)
         _print_metrics(doc)
         if record:
-            _record(out, db, allow_synthetic=False)
+            _record(out, db, allow_synthetic=False, verify_key=key)
         if m.problems:
             _print_problems(m.problems)
             raise typer.Exit(3)
@@ -81,13 +90,16 @@ def register(app: typer.Typer) -> None:
             "--max-age-days", help="Freshness limit for assist/authoritative.")] = 7.0,
         json_out: Annotated[Path | None, typer.Option(
             "--json-out", help="Also write the gate result as JSON.")] = None,
+        verify_key: Annotated[str | None, typer.Option(
+            "--verify-key", help="Refuse the artifact unless its signature verifies with this "
+            "key: " + KEY_HELP + ".")] = None,
     ) -> None:
         import orjson
 
         from rcaeval.errors import GateFailed
         from rcaeval.release._gate import check_gate, load_artifact
 
-        doc = load_artifact(artifact)
+        doc = load_artifact(artifact, verify_key=verify_key)
         res = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage,
                          max_age_days=max_age_days)
         _print_gate(res, doc)
@@ -107,8 +119,11 @@ def register(app: typer.Typer) -> None:
         db: DbOpt = None,
         allow_synthetic: Annotated[bool, typer.Option(
             "--allow-synthetic", help="TEST-ONLY: record an artifact marked synthetic.")] = False,
+        verify_key: Annotated[str | None, typer.Option(
+            "--verify-key", help="Refuse the artifact unless its signature verifies with this "
+            "key: " + KEY_HELP + ".")] = None,
     ) -> None:
-        _record(artifact, db, allow_synthetic=allow_synthetic)
+        _record(artifact, db, allow_synthetic=allow_synthetic, verify_key=verify_key)
 
     @release.command("windows", help=(
         "List the release windows recorded in the store (oldest first; the latest "
@@ -267,12 +282,15 @@ def register(app: typer.Typer) -> None:
     app.add_typer(release, name="release")
 
 
-def _record(artifact: Path, db: Path | None, *, allow_synthetic: bool) -> None:
+def _record(artifact: Path, db: Path | None, *, allow_synthetic: bool,
+            verify_key: Any = None) -> None:
+    from rcaeval.release._gate import load_artifact
     from rcaeval.release._history import record_window
     from rcaeval.store import connect
 
+    doc = load_artifact(artifact, verify_key=verify_key)
     with connect(db) as store:
-        res = record_window(store, artifact, allow_synthetic=allow_synthetic)
+        res = record_window(store, doc, allow_synthetic=allow_synthetic)
         label = store.label
     what = "recorded" if res.new else "already recorded"
     typer.echo(f"{what}: window {res.window_start:%Y-%m-%dT%H:%MZ} .. "

@@ -32,6 +32,7 @@ from rcaeval.release._models import (
     HASH_PATTERN,
     STAGES,
 )
+from rcaeval.release._time import TIMESTAMP_PATTERN
 
 CAPTURE_COLUMNS: tuple[str, ...] = (
     "capture_id", "captured_at", "stage", "population", "incident_id", "response", "harness",
@@ -279,7 +280,7 @@ def _validation_params() -> dict[str, Any]:
         "confidences": _literal_args(RootCause, "confidence"),
         "origins": _literal_args(EvidenceArtifact, "origin"),
         "harness_statuses": list(HARNESS_STATUSES),
-        "hash_pattern": HASH_PATTERN,
+        "hash_pattern": HASH_PATTERN, "timestamp_pattern": TIMESTAMP_PATTERN,
     }
 
 
@@ -317,6 +318,9 @@ def population(con: duckdb.DuckDBPyConnection, loaded: LoadedCaptures) -> dict[s
     bad = len({(p["src"], p["line"]) for p in loaded.read_problems})
     out["captures"]["read"] = out["captures"].get("read", 0) + bad
     out["captures"]["invalid"] = out["captures"].get("invalid", 0) + bad
+    out["captures"]["invalid_in_window"] = out["captures"].get("invalid_in_window", 0) + bad
+    out["captures"] = {k: out["captures"].get(k, 0) for k in (
+        "read", "invalid", "invalid_in_window", "in_window", "outside_window")}
     for ct in CASE_TYPES:
         out["by_case_type"].setdefault(ct, 0)
     return out

@@ -8,6 +8,7 @@ misses its threshold fails the gate (:class:`GateFailed` from the CLI, exit 4).
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,9 +17,13 @@ from typing import Any
 import orjson
 
 from rcaeval.errors import InputError, NotFoundError
+from rcaeval.metrics import get_metric
+from rcaeval.release._artifact import validate_artifact
 from rcaeval.release._metrics import METRICS_FORMAT, canonical_bytes
 from rcaeval.release._models import STAGES
-from rcaeval.release._thresholds import DEFAULT_MAX_AGE_DAYS, FRESH_STAGES, GATE
+from rcaeval.release._signing import ReleaseKey, load_key, verify_document
+from rcaeval.release._thresholds import DEFAULT_MAX_AGE_DAYS, FRESH_STAGES, GATE, MAX_CLOCK_SKEW
+from rcaeval.release._time import parse_timestamp
 
 REQUIRED_PROVENANCE: tuple[tuple[str, ...], ...] = (
     ("window", "start"), ("window", "end"),
@@ -80,13 +85,17 @@ def _get(doc: Any, path: tuple[str, ...]) -> Any:
     return cur
 
 
-def load_artifact(path: str | Path) -> dict[str, Any]:
+def load_artifact(path: str | Path, *, verify_key: Any = None) -> dict[str, Any]:
     """Read a metrics artifact and refuse it unless it is a ``release_metrics/1`` object with
-    every gate metric, the required provenance, and a matching ``provenance.output.sha256``
-    (and ``<file>.sha256`` sidecar, when present)."""
+    every gate metric, the required provenance, a matching ``provenance.output.sha256`` and
+    ``<file>.sha256`` sidecar, a signature that verifies when a key is configured
+    (``verify_key``: a :class:`ReleaseKey`, a path or ``env:NAME``; None: ``$RCAEVAL_RELEASE_KEY``
+    when set), and every field of the type and range a measurement writes."""
     p = Path(path)
     if not p.is_file():
         raise NotFoundError(f"no metrics artifact at {p}")
+    key = verify_key if isinstance(verify_key, ReleaseKey) else load_key(
+        verify_key, field="verify_key")
     data = p.read_bytes()
     try:
         doc = orjson.loads(data)
@@ -106,9 +115,9 @@ def load_artifact(path: str | Path) -> dict[str, Any]:
         raise InputError("refused: the artifact has no provenance (window, population, "
                          "measurement job, output); measure it with `rcaeval release metrics`",
                          file=where, field="provenance")
-    for key in REQUIRED_PROVENANCE:
-        if _get(prov, key) in (None, "", {}):
-            dotted = ".".join(("provenance", *key))
+    for req in REQUIRED_PROVENANCE:
+        if _get(prov, req) in (None, "", {}):
+            dotted = ".".join(("provenance", *req))
             raise InputError(f"refused: provenance lacks {dotted}", file=where, field=dotted)
     metrics = doc.get("metrics")
     if not isinstance(metrics, dict):
@@ -119,29 +128,45 @@ def load_artifact(path: str | Path) -> dict[str, Any]:
             raise InputError(f"refused: metric {t.metric!r} is missing (a gate metric must be "
                              "present, with a null value when it could not be measured)",
                              file=where, field=f"metrics.{t.metric}")
-    want = prov["output"]["sha256"]
-    got = hashlib.sha256(canonical_bytes(doc)).hexdigest()
-    if want != got:
+    canonical = canonical_bytes(doc)
+    if prov["output"]["sha256"] != hashlib.sha256(canonical).hexdigest():
         raise InputError("refused: provenance.output.sha256 does not match the content (the "
                          "artifact was edited after it was measured)", file=where,
                          field="provenance.output.sha256")
     side = Path(str(p) + ".sha256")
-    if side.is_file():
-        recorded = side.read_text(encoding="utf-8").split()[:1]
-        if recorded != [hashlib.sha256(data).hexdigest()]:
-            raise InputError(f"refused: the file's sha256 does not match {side.name}",
-                             file=where, field="sha256")
+    if not side.is_file():
+        raise InputError(f"refused: {side.name} is missing (release metrics writes it beside "
+                         "the artifact: keep the two together)", file=where, field="sha256")
+    recorded = side.read_text(encoding="utf-8", errors="replace").split()[:1]
+    if recorded != [hashlib.sha256(data).hexdigest()]:
+        raise InputError(f"refused: the file's sha256 does not match {side.name}",
+                         file=where, field="sha256")
+    if key is not None:
+        verify_document(doc, key, canonical, where)
+        integrity = f"signature verified ({doc['signature']['algorithm']}, {key.key_id})"
+    elif doc.get("signature") is not None:
+        integrity = ("signed, but no verify key is configured: the signature was NOT checked "
+                     "(--verify-key or $RCAEVAL_RELEASE_KEY)")
+    else:
+        integrity = ("unsigned: only a content hash, which anyone can recompute; sign with "
+                     "`release metrics --sign-key` and check with `release gate --verify-key`")
+    validate_artifact(doc, where)
     doc["_source"] = where
+    doc["_integrity"] = integrity
+    doc["_verified"] = key is not None
     return doc
 
 
 def _metric_row(t: Any, entry: dict[str, Any], strict: bool) -> GateRow:
     value = entry.get("value")
     n = entry.get("sample_size")
-    ci = (entry.get("ci_low"), entry.get("ci_high")) if entry.get("kind") == "rate" else None
+    rate = get_metric(t.query).kind == "rate"   # the declared kind (validated to match)
+    ci = (entry.get("ci_low"), entry.get("ci_high")) if rate else None
     row = GateRow(t.metric, value, t.text(), False, sample_size=n, ci=ci)
     if value is None:
-        row.detail = "not measured (no rows in the window)"
+        row.passed = t.passes_when_empty
+        row.detail = ("nothing to measure (sample size 0): passes, as its threshold allows"
+                      if row.passed else "not measured (sample size 0): fails the gate")
         return row
     row.passed = t.holds(value)
     if not row.passed:
@@ -157,13 +182,43 @@ def _metric_row(t: Any, entry: dict[str, Any], strict: bool) -> GateRow:
     return row
 
 
+def _check_stage(doc: dict[str, Any], stage: str, max_age_days: float,
+                 now: datetime | None, where: str) -> list[GateRow]:
+    """The rows of a stage check that holds; a refusal (exit 3) when the artifact cannot
+    decide ``stage``: it measured another stage, or it is not fresh enough for it."""
+    prov = doc["provenance"]
+    by_stage = _get(prov, ("population", "by_stage")) or {}
+    measured = sorted(k for k, v in by_stage.items() if v)
+    if not (prov.get("stage") == stage or measured == [stage]):
+        raise InputError(f"refused: the artifact measured {', '.join(measured) or 'nothing'}"
+                         f" (provenance.stage {prov.get('stage')!r}), not stage {stage}: it "
+                         f"cannot decide {stage}; measure a {stage} window (--stage {stage})",
+                         file=where, field="provenance.stage")
+    rows = [GateRow("stage", ", ".join(measured), stage, True)]
+    if stage in FRESH_STAGES:
+        at = parse_timestamp(prov["computed_at"])
+        age = ((now or datetime.now(UTC)) - at).total_seconds() / 86400
+        if age < -MAX_CLOCK_SKEW.total_seconds() / 86400:
+            raise InputError(f"refused: provenance.computed_at {prov['computed_at']} is in the "
+                             "future", file=where, field="provenance.computed_at")
+        if age > max_age_days:
+            raise InputError(f"refused: the artifact is {age:.2f} days old; stage {stage} needs "
+                             f"a fresh one (at most --max-age-days {max_age_days:g}): measure "
+                             "again", file=where, field="provenance.computed_at")
+        rows.append(GateRow("artifact_age_days", round(max(age, 0.0), 2),
+                            f"<= {max_age_days:g}", True))
+    return rows
+
+
 def check_gate(doc: dict[str, Any], *, allow_synthetic: bool = False, strict: bool = False,
                stage: str | None = None, max_age_days: float = DEFAULT_MAX_AGE_DAYS,
                now: datetime | None = None) -> GateResult:
     """Check a loaded artifact (:func:`load_artifact`). ``strict``: a rate passes only when the
     bound of its Wilson interval on the failing side clears the threshold. ``stage``: the
     rollout stage the artifact must have measured (assist and authoritative also need it to
-    be at most ``max_age_days`` old)."""
+    be at most ``max_age_days`` old); an artifact that cannot decide the stage (another
+    stage, stale) is refused (InputError, exit 3), as every other artifact that cannot
+    decide is; exit 4 means the measured window misses a threshold."""
     where = str(doc.get("_source", "<artifact>"))
     synthetic = bool(doc.get("synthetic"))
     warnings: list[str] = []
@@ -177,22 +232,24 @@ def check_gate(doc: dict[str, Any], *, allow_synthetic: bool = False, strict: bo
     if stage is not None and stage not in STAGES:
         raise InputError(f"stage must be one of {', '.join(STAGES)}, got {stage!r}",
                          field="stage")
+    if not math.isfinite(max_age_days) or max_age_days < 0:
+        raise InputError(f"max_age_days must be a non-negative number, got {max_age_days!r}",
+                         field="max_age_days")
+    if not doc.get("_verified", False) and doc.get("_integrity"):
+        warnings.append(str(doc["_integrity"]))
     prov = doc["provenance"]
+    stage_rows = _check_stage(doc, stage, max_age_days, now, where) if stage else []
     rows = [_metric_row(t, doc["metrics"][t.metric], strict) for t in GATE]
-    invalid = int(_get(prov, ("population", "captures", "invalid")) or 0)
+    caps = _get(prov, ("population", "captures")) or {}
+    invalid = int(caps.get("invalid_in_window", caps.get("invalid")) or 0)
+    outside = int(caps.get("invalid") or 0) - invalid
     rows.append(GateRow("invalid_captures", invalid, "0", invalid == 0,
-                        "" if invalid == 0 else "captures that failed validation were not "
-                        "measured"))
-    if stage is not None:
-        by_stage = _get(prov, ("population", "by_stage")) or {}
-        measured = sorted(k for k, v in by_stage.items() if v)
-        ok = prov.get("stage") == stage or measured == [stage]
-        rows.append(GateRow("stage", ", ".join(measured) or "-", stage, ok,
-                            "" if ok else f"the artifact measured {measured or 'nothing'}"))
-        if stage in FRESH_STAGES:
-            at = datetime.fromisoformat(str(prov["computed_at"]).replace("Z", "+00:00"))
-            age = ((now or datetime.now(UTC)) - at).total_seconds() / 86400
-            rows.append(GateRow("artifact_age_days", round(age, 2), f"<= {max_age_days:g}",
-                                age <= max_age_days,
-                                "" if age <= max_age_days else "not fresh: measure again"))
-    return GateResult(rows, strict, stage, synthetic, where, warnings)
+                        ("captures that failed validation in the window (or of unknown "
+                         "time) were not measured" if invalid else "")
+                        + (f"{'; ' if invalid else ''}{outside} invalid outside the window "
+                           "(not gated)" if outside else "")))
+    bad_reviews = int(_get(prov, ("population", "invalid_reviews")) or 0)
+    rows.append(GateRow("invalid_reviews", bad_reviews, "0", bad_reviews == 0,
+                        "" if bad_reviews == 0 else "reviews that failed validation labelled "
+                        "nothing: the labelled denominators may be short"))
+    return GateResult(rows + stage_rows, strict, stage, synthetic, where, warnings)

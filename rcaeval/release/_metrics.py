@@ -107,9 +107,11 @@ def _entry(row: dict[str, Any], definition: dict[str, Any], confidence: float) -
 
 
 def canonical_bytes(doc: dict[str, Any]) -> bytes:
-    """The bytes ``provenance.output.sha256`` digests: the document with that field null,
+    """The bytes ``provenance.output.sha256`` digests and a signature covers: the document
+    without its ``signature`` (and the loader's ``_`` annotations), with that field null,
     keys sorted, compact."""
-    copy = orjson.loads(orjson.dumps(doc))
+    copy = orjson.loads(orjson.dumps({k: v for k, v in doc.items()
+                                      if k != "signature" and not k.startswith("_")}))
     out = copy.setdefault("provenance", {}).setdefault("output", {})
     if isinstance(out, dict):
         out["sha256"] = None
@@ -153,6 +155,15 @@ def measurement_job() -> dict[str, Any]:
             "metric_queries_sha256": combined.hexdigest(), "queries": hashes}
 
 
+def check_confidence(confidence: Any) -> float:
+    """``confidence`` when it is a number strictly between 0 and 1; InputError otherwise."""
+    if (isinstance(confidence, bool) or not isinstance(confidence, int | float)
+            or not 0.0 < confidence < 1.0):
+        raise InputError(f"confidence must be a number strictly between 0 and 1 (e.g. 0.95), "
+                         f"got {confidence!r}", field="confidence")
+    return float(confidence)
+
+
 def _reviews_of(reviews: Any) -> tuple[pl.DataFrame | None, int, list[dict[str, Any]],
                                      list[dict[str, Any]]]:
     """(review labels or None, valid reviews, review inputs, review problems)."""
@@ -187,6 +198,7 @@ def measure(
     if stage is not None and stage not in STAGES:
         raise InputError(f"stage must be one of {', '.join(STAGES)}, got {stage!r}",
                          field="stage")
+    check_confidence(confidence)
     win = ALL_TIME if window is None else parse_window(window)
     labels, n_reviews, review_inputs, review_problems = _reviews_of(reviews)
     con = open_connection(memory_limit, threads)
@@ -209,9 +221,13 @@ def measure(
     finally:
         con.close()
     pop["reviews"] = n_reviews
+    pop["invalid_reviews"] = sum(i.get("invalid") or 0 for i in review_inputs)
     names = {t.query: t.metric for t in GATE}
     frame = raw.rename({"metric": "query"}).with_columns(
-        pl.col("query").replace_strict(names).alias("metric")).select(FRAME_COLUMNS)
+        pl.col("query").replace_strict(names).alias("metric"),
+        # a count over nothing (sample size 0) is not measured, like every other kind
+        pl.when(pl.col("kind").eq("count") & pl.col("denominator").eq(0)).then(None)
+        .otherwise(pl.col("value")).alias("value")).select(FRAME_COLUMNS)
     return Measurement(frame=frame, window=win, stage=stage, population=pop,
                        inputs=[i.as_dict() for i in loaded.inputs], reviews=review_inputs,
                        problems=probs, confidence=confidence)
@@ -237,12 +253,25 @@ def metrics(
     return m.frame
 
 
-def write_metrics_json(m: Measurement, out: Path, *, synthetic: bool = False) -> dict[str, Any]:
+def write_metrics_json(m: Measurement, out: Path, *, synthetic: bool = False,
+                       sign_key: Any = None) -> dict[str, Any]:
     """Write the artifact to ``out`` and ``out`` + ``.sha256`` (sha256sum format: the hash of
-    the file's bytes). Returns the document."""
+    the file's bytes), signed when ``sign_key`` (a ``ReleaseKey``, a key path or ``env:NAME``)
+    is given. Returns the document."""
     doc = m.document(out, synthetic=synthetic)
+    if sign_key is not None:
+        sign(doc, sign_key)
     write_document(doc, out)
     return doc
+
+
+def sign(doc: dict[str, Any], key: Any) -> dict[str, Any]:
+    """Sign a sealed document with ``key`` (a ``ReleaseKey``, a key path or ``env:NAME``)."""
+    from rcaeval.release._signing import ReleaseKey, load_key, sign_document
+
+    k = key if isinstance(key, ReleaseKey) else load_key(key, field="sign_key")
+    assert k is not None
+    return sign_document(doc, k, canonical_bytes(doc))
 
 
 def write_document(doc: dict[str, Any], out: Path) -> str:

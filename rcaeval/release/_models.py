@@ -12,10 +12,11 @@ import math
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from rcaeval.harness import STATUSES as HARNESS_STATUSES
 from rcaeval.harness import RcaResponse
+from rcaeval.release._time import parse_timestamp
 
 CAPTURE_FORMAT = "capture/1"
 REVIEW_FORMAT = "operator_review/1"
@@ -50,6 +51,11 @@ def _utc(v: datetime) -> datetime:
         return v.replace(tzinfo=UTC) if v.tzinfo is None else v.astimezone(UTC)
     except OverflowError as exc:  # e.g. 9999-12-31T23:59:59-01:00 is past the year 9999 in UTC
         raise ValueError("timestamp out of range in UTC") from exc
+
+
+def _timestamp(v: Any) -> datetime:
+    """The one timestamp rule (``_time.py``): ISO text only, never a number of seconds."""
+    return _utc(v) if isinstance(v, datetime) else parse_timestamp(v)
 
 
 class _Strict(BaseModel):
@@ -127,10 +133,10 @@ class Capture(BaseModel):
         "(e.g. 'typedb'); null for ordinary production traffic.")
     review_ids: list[str] = Field(default_factory=list)
 
-    @field_validator("captured_at")
+    @field_validator("captured_at", mode="before")
     @classmethod
-    def _tz(cls, v: datetime) -> datetime:
-        return _utc(v)
+    def _tz(cls, v: Any) -> datetime:
+        return _timestamp(v)
 
 
 class Review(_Strict):
@@ -144,7 +150,7 @@ class Review(_Strict):
     reviewed_at: datetime
     case_type: CaseType
     expected_family: str | None = None
-    scores: dict[str, int] = Field(
+    scores: dict[str, StrictInt] = Field(
         description="The seven 0-5 scores, by name.",
         json_schema_extra={
             "properties": {k: {"type": "integer", "minimum": 0, "maximum": 5}
@@ -155,10 +161,10 @@ class Review(_Strict):
     action_that_worked: str | None = None
     notes: str = ""
 
-    @field_validator("reviewed_at")
+    @field_validator("reviewed_at", mode="before")
     @classmethod
-    def _tz(cls, v: datetime) -> datetime:
-        return _utc(v)
+    def _tz(cls, v: Any) -> datetime:
+        return _timestamp(v)
 
     @field_validator("expected_family", "action_that_worked", "incident_id", "capture_id",
                      "reviewer")

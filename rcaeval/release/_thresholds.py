@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 METRIC_QUERY_PREFIX = "capture_"
@@ -19,6 +20,9 @@ class Threshold:
     metric: str
     op: str
     limit: float | bool
+    passes_when_empty: bool = False
+    """A metric measured over nothing (sample size 0) is "not measured" and fails the gate,
+    unless this says otherwise for the metric."""
 
     @property
     def query(self) -> str:
@@ -69,3 +73,6 @@ GATE_BY_METRIC: dict[str, Threshold] = {t.metric: t for t in GATE}
 FRESH_STAGES: tuple[str, ...] = ("assist", "authoritative")
 """Stages that need a fresh artifact (measured within ``max_age_days``)."""
 DEFAULT_MAX_AGE_DAYS = 7.0
+MAX_CLOCK_SKEW = timedelta(minutes=5)
+"""How far in the future an artifact's computed_at may be before the freshness check refuses
+it (clocks of the measuring and the gating machine differ a little)."""

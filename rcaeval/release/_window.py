@@ -7,6 +7,10 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from rcaeval.errors import InputError
+from rcaeval.release._time import iso_utc, parse_timestamp
+
+END_OF_TIME = datetime.max.replace(tzinfo=UTC)
+"""The end of a window whose END date is 9999-12-31 (the day after is not representable)."""
 
 
 @dataclass(frozen=True)
@@ -18,12 +22,8 @@ class Window:
     spec: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"start": _iso(self.start), "end": _iso(self.end), "spec": self.spec,
+        return {"start": iso_utc(self.start), "end": iso_utc(self.end), "spec": self.spec,
                 "end_exclusive": True}
-
-
-def _iso(t: datetime) -> str:
-    return t.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def _parse_point(text: str, *, is_end: bool, spec: str) -> datetime:
@@ -33,15 +33,15 @@ def _parse_point(text: str, *, is_end: bool, spec: str) -> datetime:
         raise InputError(f"window {spec!r}: missing {'END' if is_end else 'START'}; "
                          "write START..END", field=field)
     try:
-        if len(text) == 10:  # a date: the whole day
-            d = date.fromisoformat(text)
-            t = datetime(d.year, d.month, d.day, tzinfo=UTC)
-            return t + timedelta(days=1) if is_end else t
-        t = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        t = parse_timestamp(text)
     except ValueError as exc:
-        raise InputError(f"window {spec!r}: {text!r} is not an ISO date or timestamp",
+        raise InputError(f"window {spec!r}: {exc}",
                          field=field) from exc
-    return t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)
+    if len(text) == 10 and is_end:  # a date: the whole day
+        # the last representable day ends at the last representable instant (9999-12-31
+        # 23:59:59.999999 UTC), which no capture can follow
+        return t + timedelta(days=1) if t.date() < date.max else END_OF_TIME
+    return t
 
 
 def parse_window(spec: str | tuple[Any, Any] | Window) -> Window:

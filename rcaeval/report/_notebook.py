@@ -380,10 +380,11 @@ def render_release_gate_notebook(
         if not window:
             raise InputError("measuring captures needs a window (START..END)", field="window")
         from rcaeval.release import measure, write_metrics_json
+        from rcaeval.release._signing import load_key
 
         m = measure(captures, window, reviews=reviews, stage=stage)
         metrics = html.resolve().with_suffix(".metrics.json")
-        write_metrics_json(m, metrics)
+        write_metrics_json(m, metrics, sign_key=load_key(None))  # $RCAEVAL_RELEASE_KEY
         problems = tuple(m.problems)
     elif metrics is None:
         raise InputError("give a metrics file (release_metrics/1) or captures + window",

@@ -66,8 +66,8 @@ def test_boundaries(tmp_path: Path) -> None:
 
 def test_unmeasured_metric_fails(tmp_path: Path) -> None:
     doc = rel.synthetic_artifact()
-    doc["metrics"]["abstention_rate"].update(value=None, sample_size=0, ci_low=None,
-                                             ci_high=None)
+    doc["metrics"]["abstention_rate"].update(value=None, sample_size=0, numerator=0,
+                                             denominator=0, ci_low=None, ci_high=None)
     res = _gate(rel.seal(doc), tmp_path)
     assert res.failed == ["abstention_rate"]
     assert "not measured" in res.rows[4].detail
@@ -140,25 +140,39 @@ def test_edited_artifact_is_refused(tmp_path: Path) -> None:
         rel.load_artifact(good)
 
 
-def test_stage_and_freshness(tmp_path: Path) -> None:
+def test_stage_and_freshness(tmp_path: Path, capsys) -> None:
+    """Decision: an artifact that cannot decide the asked stage (another stage measured, or
+    too old for assist/authoritative) is refused, exit 3, like every other artifact that
+    cannot decide; exit 4 is kept for a window that misses a threshold."""
     doc = rel.synthetic_artifact()   # measured staging, computed 2026-11-15
     assert _gate(doc, tmp_path, stage="staging").passed
-    shadow = _gate(doc, tmp_path, stage="shadow")
-    assert shadow.failed == ["stage"]
+    with pytest.raises(InputError, match="not stage shadow") as exc:
+        _gate(doc, tmp_path, stage="shadow")
+    assert exc.value.field == "provenance.stage"
+    p = _write(tmp_path, doc, "s.json")
+    assert main(["release", "gate", str(p), "--allow-synthetic", "--stage", "shadow"]) == 3
+    assert "cannot decide shadow" in capsys.readouterr().err.replace("\n", " ")
     doc["provenance"]["stage"] = None
-    doc["provenance"]["population"]["by_stage"] = {"assist": 10}
+    doc["provenance"]["population"]["by_stage"] = {"assist": 5000}
     rel.seal(doc)
     assert _gate(doc, tmp_path, stage="assist").passed          # one day old
-    stale = rel.check_gate(rel.load_artifact(_write(tmp_path, doc)), allow_synthetic=True,
-                           stage="assist", now=datetime(2026, 12, 1, tzinfo=UTC))
-    assert stale.failed == ["artifact_age_days"]
+    with pytest.raises(InputError, match="days old") as exc:
+        rel.check_gate(rel.load_artifact(_write(tmp_path, doc)), allow_synthetic=True,
+                       stage="assist", now=datetime(2026, 12, 1, tzinfo=UTC))
+    assert exc.value.field == "provenance.computed_at"
+    stale = _write(tmp_path, doc, "stale.json")   # computed 2026-11-15: stale today
+    assert main(["release", "gate", str(stale), "--allow-synthetic", "--stage", "assist"]) == 3
+    with pytest.raises(InputError, match="in the future"):
+        rel.check_gate(rel.load_artifact(_write(tmp_path, doc)), allow_synthetic=True,
+                       stage="assist", now=datetime(2026, 11, 1, tzinfo=UTC))
     with pytest.raises(InputError, match="stage must be one of"):
         _gate(doc, tmp_path, stage="prod")
 
 
 def test_invalid_captures_fail_the_gate(tmp_path: Path) -> None:
     doc = rel.synthetic_artifact()
-    doc["provenance"]["population"]["captures"]["invalid"] = 3
+    caps = doc["provenance"]["population"]["captures"]
+    caps.update(invalid=3, invalid_in_window=3, read=caps["read"] + 3)
     assert _gate(rel.seal(doc), tmp_path).failed == ["invalid_captures"]
 
 

@@ -60,7 +60,9 @@ def test_empty_denominators_are_reported_not_divided(tmp_path: Path) -> None:
         assert got[name]["ci_low"] is None and got[name]["ci_high"] is None
     assert got["activation_p95_seconds"]["value"] is None
     assert got["typedb_outage_runtime_activation_success"]["value"] is None
-    assert got["destructive_tool_executions"]["value"] == 0
+    # a count over nothing is not measured either (no tool executions recorded at all)
+    assert got["destructive_tool_executions"]["value"] is None
+    assert got["destructive_tool_executions"]["denominator"] == 0
 
 
 def test_groundless_high_confidence(tmp_path: Path) -> None:
@@ -230,8 +232,8 @@ def test_invalid_captures_are_named_and_left_out(tmp_path: Path) -> None:
                      (5, "tool_executions[0].destructive"), (6, "harness.analysis_hash"),
                      (7, "(line)"), (8, "capture_id")}
     assert all(x["src"] == str(p) for x in m.problems)
-    assert m.population["captures"] == {"read": 8, "invalid": 7, "in_window": 1,
-                                        "outside_window": 0}
+    assert m.population["captures"] == {"read": 8, "invalid": 7, "invalid_in_window": 7,
+                                        "in_window": 1, "outside_window": 0}
     assert m.frame.filter(pl.col("metric") == "known_top1")["denominator"][0] == 1
 
 
