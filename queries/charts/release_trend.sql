@@ -1,6 +1,8 @@
--- The release-gate trend: each gate metric over the stored windows of one stage, up to and
--- including the window being reported, with its threshold (what the release-gate notebook's
--- trend chart draws). Per (window, stage) the latest measurement counts (computed_at, then
+-- The release-gate trend: each gate metric over the stored windows of one stage that start
+-- before the reported window ends (earlier, overlapping and contained windows: nothing that
+-- began before the reported window closed is dropped; later windows are listed by
+-- release_trend_left_out.sql), with its threshold (what the release-gate notebook's trend
+-- chart draws), ordered by window start, then end. Per (window, stage) the latest measurement counts (computed_at, then
 -- recorded_at); the artifact being reported always counts for its own window, stored or not.
 -- reads: release_windows, release_window_metrics (queries/migrations/0012_release_windows.sql);
 --   current_window, current_window_metrics (the reported artifact, same shape, registered by
@@ -19,7 +21,7 @@ windows AS (
     WHERE stage = $stage
       AND ($include_synthetic OR NOT synthetic)
       AND artifact_sha256 NOT IN (SELECT artifact_sha256 FROM cur)
-      AND window_start <= (SELECT coalesce(max(window_start), 'infinity'::TIMESTAMPTZ) FROM cur)
+      AND window_start < (SELECT coalesce(min(window_end), 'infinity'::TIMESTAMPTZ) FROM cur)
     UNION ALL
     SELECT * FROM cur
 ),

@@ -8,7 +8,8 @@
 --   taken from the captured harness result)
 -- denominator: captures whose final response names a family with confidence 'high' (the
 --   sample size)
--- rows: valid captures in the release window, every case type
+-- rows: valid captures in the release window, every case type; no high-confidence named
+--   family: not measured (sample size 0), the gate fails it
 WITH high AS (
   SELECT capture_id, rc_family, rc_evidence_ids FROM release_capture
   WHERE rc_family IS NOT NULL AND rc_confidence = 'high'

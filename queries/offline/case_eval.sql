@@ -2,7 +2,10 @@
 -- and the novel-incident gate aggregate. Families compare case-insensitively.
 --
 -- ranked families   the root-cause family (when named) first, then the hypotheses by rank,
---                   each family once; top1 = the first, top3 = the first three
+--                   each family once; top3 = the first three
+-- top1              the family the root cause names (the answer): an answer naming no
+--                   family is a miss even when its top hypothesis is right -- the one
+--                   definition of Top-1, shared with the release gate's known_top1
 -- live evidence     usable AND origin = 'current_run' (historical knowledge never counts)
 -- material claim    offline_claim.material (claim 0, the root cause, when it names a family)
 -- traced claim      a material claim citing at least one live artifact of the response
@@ -134,9 +137,9 @@ missing AS (
 SELECT
     k.case_id, k.line, k.case_type, k.source, k.expected_family, k.expected_outcomes,
     k.outcome, k.root_family, k.root_confidence, k.novel,
-    r.families[1] AS top1_family,
+    lower(k.root_family) AS top1_family,
     r.families[1:3] AS top3_families,
-    coalesce(r.families[1] = lower(k.expected_family), false) AS top1_hit,
+    coalesce(lower(k.root_family) = lower(k.expected_family), false) AS top1_hit,
     coalesce(list_contains(r.families[1:3], lower(k.expected_family)), false) AS top3_hit,
     list_contains(k.expected_outcomes, k.outcome) AS outcome_ok,
     coalesce(g.n_material, 0) AS n_material,

@@ -51,7 +51,12 @@ from rcaeval.charts._palette import (
     verdict_scale,
 )
 from rcaeval.charts._tables import show_table, table_html
-from rcaeval.charts._trend import release_trend, trend_chart
+from rcaeval.charts._trend import (
+    left_out_note,
+    release_trend,
+    release_trend_left_out,
+    trend_chart,
+)
 
 __all__ = [
     "BASELINE_COLOR",
@@ -72,10 +77,12 @@ __all__ = [
     "count_axis",
     "display_value",
     "gate_rates_chart",
+    "left_out_note",
     "paired_cases",
     "palette_colors",
     "palette_css",
     "release_trend",
+    "release_trend_left_out",
     "score_chart",
     "series_scale",
     "show_banner",

@@ -51,6 +51,33 @@ def release_trend(con: Any, current: dict[str, Any] | None = None, *,
         db.unregister("current_window_metrics")
 
 
+def release_trend_left_out(con: Any, current: dict[str, Any], *, stage: str | None = None,
+                           include_synthetic: bool = False,
+                           allow_synthetic: bool = False) -> pl.DataFrame:
+    """The stored windows of the stage that :func:`release_trend` does not draw, one row each
+    (``window_start``, ``window_end``, ``window``, ``reason``: later than the reported window,
+    or synthetic), so a report can say what it left out."""
+    from rcaeval.release._history import ALL_STAGES, window_frames
+
+    window, _ = window_frames(current, allow_synthetic=allow_synthetic)
+    db = getattr(con, "con", con)
+    db.register("current_window", window)
+    try:
+        return db.sql(read_query("charts/release_trend_left_out.sql"), params={
+            "stage": stage or window["stage"][0] or ALL_STAGES,
+            "include_synthetic": include_synthetic}).pl()
+    finally:
+        db.unregister("current_window")
+
+
+def left_out_note(left_out: pl.DataFrame) -> str:
+    """One sentence naming the windows not drawn ('' when none)."""
+    if not left_out.height:
+        return ""
+    parts = [f"{r['window']} ({r['reason']})" for r in left_out.iter_rows(named=True)]
+    return f"{left_out.height} stored window(s) not drawn: " + "; ".join(parts)
+
+
 def trend_chart(trend: pl.DataFrame, *, title: str = "Gate metrics over release windows",
                 columns: int = 3) -> Any:
     """Small multiples, one per metric (gate order), grouped by kind (rates, counts, values,
@@ -60,8 +87,8 @@ def trend_chart(trend: pl.DataFrame, *, title: str = "Gate metrics over release 
     ``trend`` is :func:`release_trend`'s frame."""
     import altair as alt
 
-    windows = (trend.select("window", "window_start").unique()
-               .sort("window_start")["window"].to_list())
+    windows = (trend.select("window", "window_start", "window_end").unique()
+               .sort("window_start", "window_end")["window"].to_list())
     data = trend.select(
         "window", "metric", pl.col("kind").fill_null("value"),
         *(pl.col(c).cast(pl.Float64).round(4) for c in ("value", "ci_low", "ci_high")),

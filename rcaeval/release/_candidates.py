@@ -1,11 +1,14 @@
 """Incident-derived knowledge candidates from passing operator reviews (docs/release.md).
 
 The response's full trace ledger is validated first (the preferred ``trace_ledger`` path,
-with its two-source-group and linked-probe gates). If the ledger is incomplete, the auditable
-``harness_claim`` path may still yield a candidate: the harness diagnosis is supported, the
-root-cause claim matches the snapshot family, the supporting evidence is canonical and
-contradiction-free and at least one supporting evidence id exists. Probe executions are never
-invented: ``probe_template_ids`` lists only executions the capture recorded, and may be empty.
+with its two-source-group and linked-probe gates). A complete ledger that fails one of its
+gates is rejected, naming the gate: the fallback is for an *incomplete* ledger only, so a
+single-source or never-probed diagnosis never becomes knowledge through it. If the ledger is
+incomplete, the auditable ``harness_claim`` path may still yield a candidate: the harness
+diagnosis is supported, the root-cause claim matches the snapshot family, the supporting
+evidence is canonical and contradiction-free and at least one supporting evidence id exists.
+Probe executions are never invented: ``probe_template_ids`` lists only executions the capture
+recorded, and may be empty.
 """
 
 from __future__ import annotations
@@ -43,8 +46,9 @@ def _fam(x: str | None) -> str | None:
     return x.strip().casefold() if x else None
 
 
-def _ledger_gaps(cap: Capture, family: str) -> list[str]:
-    """Why the trace ledger is incomplete (empty: complete and gated)."""
+def _ledger_gaps(cap: Capture, family: str) -> tuple[list[str], list[str]]:
+    """(why the trace ledger is incomplete, which of its gates fail); both empty: the ledger
+    path applies."""
     resp = cap.response
     by_id = {e.id: e for e in resp.evidence if e.id}
     gaps: list[str] = []
@@ -62,11 +66,14 @@ def _ledger_gaps(cap: Capture, family: str) -> list[str]:
     support = [by_id[e] for e in resp.root_cause.evidence_ids if e in by_id]
     groups = {a.group() for a in support if a.usable and a.origin == "current_run"
               and (not a.supports or family in {_fam(s) for s in a.supports})}
+    gates: list[str] = []
     if len(groups) < 2:
-        gaps.append(f"support spans {len(groups)} source group(s); the ledger path needs 2")
+        gates.append(f"two-source-group gate: the root cause's live support spans "
+                     f"{len(groups)} source group(s); the ledger path needs 2")
     if not _probe_ids(cap):
-        gaps.append("no executed probe template is linked to the investigation")
-    return gaps
+        gates.append("linked-probe gate: no executed (and not failed) probe template is "
+                     "linked to the investigation")
+    return gaps, gates
 
 
 def _probe_ids(cap: Capture) -> list[str]:
@@ -117,13 +124,18 @@ def candidate_for(review: Review, cap: Capture | None) -> tuple[dict[str, Any] |
     if _fam(rc.family) != snapshot:
         return None, [f"the root-cause claim ({rc.family or 'none'}) does not match the "
                       f"snapshot family {review.expected_family}"]
-    ledger_gaps = _ledger_gaps(cap, snapshot)
-    if not ledger_gaps:
+    ledger_gaps, gate_failures = _ledger_gaps(cap, snapshot)
+    if not ledger_gaps and not gate_failures:
         path, ids = TRACE_LEDGER, list(dict.fromkeys(rc.evidence_ids))
+    elif not ledger_gaps:
+        # complete but failing its own gates: no fallback (it is for incomplete ledgers)
+        return None, [f"trace ledger complete but {g}" for g in gate_failures] + [
+            "harness_claim path: not applicable (only for an incomplete trace ledger)"]
     else:
         hc_gaps, ids = _harness_claim_gaps(cap, snapshot)
         if hc_gaps:
             return None, [f"trace ledger incomplete: {g}" for g in ledger_gaps] + [
+                f"trace ledger {g}" for g in gate_failures] + [
                 f"harness_claim path: {g}" for g in hc_gaps]
         path = HARNESS_CLAIM
     by_id = {e.id: e for e in cap.response.evidence}
@@ -140,6 +152,7 @@ def candidate_for(review: Review, cap: Capture | None) -> tuple[dict[str, Any] |
     }
     if path == HARNESS_CLAIM:
         provenance["ledger_gaps"] = ledger_gaps
+        provenance["ledger_gate_failures"] = gate_failures
         provenance["harness_status"] = cap.harness.status
     return {
         "candidate_id": "kc-" + cid[:16],

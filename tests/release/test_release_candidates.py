@@ -19,6 +19,19 @@ PROBE = [{"tool": "kubectl_describe", "destructive": False, "probe_template_id":
 ONE_GROUP = [evidence("E01", "prometheus", supports=["oom_kill"]),
              evidence("E02", "prometheus", supports=["oom_kill"])]
 CLAIM = [{"text": "restarts follow OOMKilled", "material": True, "evidence_ids": ["E01"]}]
+HISTORICAL = evidence("E09", "typedb", origin="historical")
+SEEN_BEFORE = [{"text": "seen before", "material": True, "evidence_ids": ["E09"]}]
+
+
+def incomplete(**kw) -> dict:
+    """A capture whose trace ledger is incomplete (a material claim cites historical
+    knowledge), so the harness_claim path is the one that can apply."""
+    ev = kw.pop("ev", None) or [evidence("E01", "prometheus", supports=["oom_kill"]),
+                                evidence("E02", "prometheus", supports=["oom_kill"])]
+    rc_ids = kw.pop("rc_ids", None)
+    return capture(kw.pop("cid", "a"), ev=[*ev, HISTORICAL],
+                   rc_ids=rc_ids if rc_ids is not None else [e["id"] for e in ev],
+                   claims=SEEN_BEFORE, **kw)
 
 
 def _run(tmp_path: Path, caps: list, reviews: list):
@@ -38,14 +51,43 @@ def test_complete_ledger_is_the_preferred_path(tmp_path: Path) -> None:
 
 
 def test_incomplete_ledger_falls_back_to_harness_claim(tmp_path: Path) -> None:
-    # one source group and no executed probe: the ledger path's gates fail
-    res = _run(tmp_path, [capture("a", ev=ONE_GROUP)], [review("r", ahash("a"))])
+    # an incomplete ledger (a material claim cites historical knowledge): the harness_claim
+    # path applies, whatever the ledger's gates would say
+    res = _run(tmp_path, [incomplete()], [review("r", ahash("a"))])
     (cand,) = res.candidates
     assert cand["evidence_source"] == "harness_claim"
     assert cand["provenance"]["promotion_path"] == "harness_claim"
     assert cand["probe_template_ids"] == []          # never invented
     assert cand["evidence_ids"] == ["E01", "E02"]
-    assert any("source group" in g for g in cand["provenance"]["ledger_gaps"])
+    assert cand["provenance"]["ledger_gaps"] == [
+        "claims[0] cites E09, which is not live current-run evidence"]
+    assert [g.split(":")[0] for g in cand["provenance"]["ledger_gate_failures"]] == [
+        "two-source-group gate", "linked-probe gate"]
+
+
+def test_a_complete_ledger_failing_its_gates_is_rejected(tmp_path: Path) -> None:
+    """Defect: a complete ledger that fails its own gates took the harness_claim fallback, so
+    a single-source or never-probed diagnosis became knowledge. It is rejected, naming the
+    gate (not "trace ledger incomplete")."""
+    caps = [capture("one_group", ev=ONE_GROUP, tools=PROBE),      # single source group
+            capture("no_probe"),                                   # two groups, never probed
+            capture("failed_probe", tools=[{**PROBE[0], "ok": False}])]
+    c = write_jsonl(tmp_path / "c.jsonl", caps)
+    r = write_jsonl(tmp_path / "r.jsonl", [review(f"r{i}", ahash(x["capture_id"]))
+                                           for i, x in enumerate(caps)])
+    out, rej = tmp_path / "k.jsonl", tmp_path / "rej.jsonl"
+    assert main(["release", "candidates", "--reviews", str(r), "--captures", str(c),
+                 "--out", str(out), "--rejected-out", str(rej)]) == 0
+    assert out.read_bytes() == b""
+    why = {x["review_id"]: x["reasons"] for x in map(orjson.loads, rej.read_bytes().splitlines())}
+    assert why["r0"][0].startswith("trace ledger complete but two-source-group gate:")
+    assert "spans 1 source group" in why["r0"][0]
+    assert why["r1"][0].startswith("trace ledger complete but linked-probe gate:")
+    assert why["r2"][0].startswith("trace ledger complete but linked-probe gate:")
+    for reasons in why.values():
+        assert not any("incomplete:" in w for w in reasons)
+        assert reasons[-1] == ("harness_claim path: not applicable (only for an incomplete "
+                               "trace ledger)")
 
 
 def _rejected(tmp_path: Path, cap: dict, rev: dict | None = None) -> list[str]:
@@ -56,18 +98,21 @@ def _rejected(tmp_path: Path, cap: dict, rev: dict | None = None) -> list[str]:
 
 
 def test_harness_claim_conditions(tmp_path: Path) -> None:
-    why = _rejected(tmp_path, capture("a", ev=ONE_GROUP, status="degraded"))
+    why = _rejected(tmp_path, incomplete(status="degraded"))
     assert any("not supported" in w for w in why)
-    failed_gate = capture("b", ev=ONE_GROUP)
+    assert any(w.startswith("trace ledger incomplete: claims[0]") for w in why)
+    failed_gate = incomplete(cid="b")
     failed_gate["harness"]["gates"] = {"gate1": True, "gate2": False}
     assert any("gate failed" in w for w in _rejected(tmp_path, failed_gate))
     contradicting = [evidence("E01", "prometheus", supports=["oom_kill"]),
                      evidence("E02", "prometheus", supports=["disk_full"])]
-    assert any("contradicts" in w for w in _rejected(tmp_path, capture("c", ev=contradicting)))
+    assert any("contradicts" in w
+               for w in _rejected(tmp_path, incomplete(cid="c", ev=contradicting)))
     odd_ids = [evidence("ev-1", "prometheus", supports=["oom_kill"])]
-    assert any("not canonical" in w for w in _rejected(tmp_path, capture("d", ev=odd_ids)))
+    assert any("not canonical" in w
+               for w in _rejected(tmp_path, incomplete(cid="d", ev=odd_ids)))
     assert any("no supporting evidence id" in w
-               for w in _rejected(tmp_path, capture("e", ev=ONE_GROUP, rc_ids=[])))
+               for w in _rejected(tmp_path, incomplete(cid="e", rc_ids=[])))
 
 
 def test_review_and_snapshot_conditions(tmp_path: Path) -> None:
@@ -96,18 +141,14 @@ def test_unverified_action_is_not_attached_and_cli(tmp_path: Path) -> None:
     assert orjson.loads(rej.read_bytes())["review_id"] == "r2"
 
 
-def test_linked_probe_gate_alone_decides_the_path(tmp_path: Path) -> None:
-    # two source groups (the default capture) but no executed probe: the ledger path's
-    # linked-probe gate fails, so the review takes the harness_claim path
-    (cand,) = _run(tmp_path, [capture("a", claims=CLAIM)], [review("r", ahash("a"))]).candidates
-    assert cand["evidence_source"] == "harness_claim"
-    assert cand["provenance"]["ledger_gaps"] == [
-        "no executed probe template is linked to the investigation"]
-    # a probe that was recorded but failed is not a linked probe, and is not listed
-    failed = [{**PROBE[0], "ok": False}]
-    (cand,) = _run(tmp_path, [capture("b", tools=failed, claims=CLAIM)],
-                   [review("r", ahash("b"))]).candidates
-    assert cand["evidence_source"] == "harness_claim" and cand["probe_template_ids"] == []
+def test_linked_probe_gate_alone_decides(tmp_path: Path) -> None:
+    # two source groups (the default capture) but no executed probe: the complete ledger
+    # fails its linked-probe gate, and the review is rejected (no fallback)
+    why = _rejected(tmp_path, capture("a", claims=CLAIM))
+    assert why[0].startswith("trace ledger complete but linked-probe gate")
+    # a probe that was recorded but failed is not a linked probe
+    why = _rejected(tmp_path, capture("b", tools=[{**PROBE[0], "ok": False}], claims=CLAIM))
+    assert why[0].startswith("trace ledger complete but linked-probe gate")
     # the same capture with the probe executed takes the ledger path
     (cand,) = _run(tmp_path, [capture("c", tools=PROBE, claims=CLAIM)],
                    [review("r", ahash("c"))]).candidates
@@ -128,3 +169,4 @@ def test_ledger_incomplete_despite_two_groups_and_a_probe(tmp_path: Path) -> Non
     assert cand["probe_template_ids"] == ["probe-oom"]   # recorded executions are kept
     assert cand["provenance"]["ledger_gaps"] == [
         "claims[0] cites E03, which is not live current-run evidence"]
+    assert cand["provenance"]["ledger_gate_failures"] == []

@@ -129,12 +129,15 @@ def test_abstention_rate(tmp_path: Path) -> None:
 
 
 def test_novel_mechanism_recall_at_3(tmp_path: Path) -> None:
+    def novel(cid: str, hyps: list[str], **kw: Any) -> dict[str, Any]:
+        return capture(cid, case_type="novel", family=None, outcome="provisional",
+                       hypotheses=hyps, **kw)
     rows = [
-        capture("top1", case_type="novel", expected_family="x", hypotheses=["x", "a"]),
-        capture("top3", case_type="novel", expected_family="X", hypotheses=["a", "b", "x"]),
-        capture("top4", case_type="novel", expected_family="x", hypotheses=["a", "b", "c", "x"]),
-        capture("nohyp", case_type="novel", expected_family="x", hypotheses=[]),
-        capture("nolabel", case_type="novel", expected_family=None, hypotheses=["x"]),
+        novel("top1", ["x", "a"], expected_family="x"),
+        novel("top3", ["a", "b", "x"], expected_family="X"),
+        novel("top4", ["a", "b", "c", "x"], expected_family="x"),
+        novel("nohyp", [], expected_family="x"),
+        novel("nolabel", ["x"], expected_family=None),
         capture("known", case_type="known", expected_family="x", hypotheses=["x"]),
     ]
     r = _m(tmp_path, rows)["novel_mechanism_recall_at_3"]

@@ -166,3 +166,34 @@ def test_report_on_a_store_older_than_the_windows_tables_says_migrate(tmp_path):
     assert proc.returncode == 3, proc.stderr
     assert "0012_release_windows.sql" in proc.stderr and "rcaeval db migrate" in proc.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def test_trend_orders_overlapping_windows_and_names_what_it_leaves_out(tmp_path):
+    """Defect: windows were sorted by start only (a reported 11-01..11-14 drawn left of a
+    stored 11-01..11-07) and a contained 11-08..11-14 was dropped without a note. Windows
+    that start before the reported one ends are drawn, ordered by start then end; later ones
+    are named in a note."""
+    specs = {"a": "2026-11-01..2026-11-07", "b": "2026-11-08..2026-11-14",
+             "c": "2026-11-15..2026-11-21", "report": "2026-11-01..2026-11-14"}
+    paths = {}
+    for name, spec in specs.items():
+        paths[name] = tmp_path / f"{name}.json"
+        rel.write_metrics_json(rel.measure(SAMPLE, spec, reviews=REVIEWS), paths[name])
+    with st.connect(":memory:") as s:
+        for name in ("b", "c", "a"):      # recorded out of order
+            rel.record_window(s, paths[name])
+        doc = rel.load_artifact(paths["report"])
+        trend = rc.release_trend(s, doc)
+        order = trend["window"].unique(maintain_order=True).to_list()
+        assert order == [specs["a"], specs["report"], specs["b"]]
+        left = rc.release_trend_left_out(s, doc)
+        assert left["window"].to_list() == [specs["c"]]
+        assert rc.left_out_note(left) == (
+            "1 stored window(s) not drawn: 2026-11-15..2026-11-21 (later than the reported "
+            "window)")
+        chart = rc.trend_chart(trend)
+        import re
+
+        axis_order = re.search(r'"sort": (\["2026[^]]*\])', json.dumps(chart.to_dict()))
+        assert axis_order and json.loads(axis_order[1]) == order   # the x axis, in order
+        assert "<svg" in rc.chart_svg(chart)
