@@ -5,7 +5,7 @@ reviews, and the gate itself (the release procedure). See docs/release.md.
     rel.metrics("data/captures/sample-window.parquet", window="2026-11-01..2026-11-14")
     m = rel.measure(path, window, reviews="reviews.jsonl")   # frame + provenance + problems
     rel.write_metrics_json(m, Path("M.json"))
-    rel.check_gate(rel.load_artifact("M.json"), strict=True)
+    rel.check_gate(rel.load_artifact("M.json", verify_key="release.pub.pem"), strict=True)
     rel.record_window(store, "M.json"); rel.stored_windows(store)  # the window history
 """
 
@@ -20,6 +20,7 @@ from rcaeval.release._metrics import (
     measure,
     metrics,
     seal,
+    sign,
     write_document,
     write_metrics_json,
 )
@@ -43,6 +44,7 @@ from rcaeval.release._review_store import (
     verified_actions,
 )
 from rcaeval.release._reviews import read_reviews
+from rcaeval.release._signing import KEY_ENV, ReleaseKey, load_key
 from rcaeval.release._synthetic import synthetic_artifact, write_synthetic_files
 from rcaeval.release._thresholds import GATE, GATE_METRICS, Threshold
 from rcaeval.release._window import Window, parse_window
@@ -54,6 +56,7 @@ __all__ = [
     "verified_actions",
     "KnowledgeActivation", "Measurement", "Review", "Threshold", "ToolExecution", "Window",
     "check_gate", "json_schemas", "load_artifact", "measure", "metrics", "parse_window",
-    "RecordResult", "read_reviews", "record_window", "seal", "stored_windows",
+    "KEY_ENV", "RecordResult", "ReleaseKey", "load_key", "read_reviews", "record_window",
+    "seal", "sign", "stored_windows",
     "synthetic_artifact", "write_document", "write_metrics_json", "write_synthetic_files",
 ]

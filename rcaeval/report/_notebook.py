@@ -325,7 +325,7 @@ def _trend_store(db: str | Path | None, doc: dict[str, Any], *, allow_synthetic:
     An explicit ``db`` must exist (:class:`NotFoundError`); the default store is used only
     when its file exists. An old store without the release windows is an :class:`InputError`
     (``rcaeval db migrate``) raised by the read-only connect."""
-    from rcaeval.charts import release_trend
+    from rcaeval.charts import left_out_note, release_trend, release_trend_left_out
     from rcaeval.store import connect, resolve_db_path
 
     path = resolve_db_path(db)
@@ -337,8 +337,9 @@ def _trend_store(db: str | Path | None, doc: dict[str, Any], *, allow_synthetic:
     path = Path(path).resolve()
     with connect(path, read_only=True) as s:
         trend = release_trend(s, doc, allow_synthetic=allow_synthetic)
+        left = left_out_note(release_trend_left_out(s, doc, allow_synthetic=allow_synthetic))
     n = trend["window"].n_unique() if trend.height else 0
-    return path, n, f"{n} window(s) from {path}"
+    return path, n, f"{n} window(s) from {path}" + (f"; {left}" if left else "")
 
 
 def render_release_gate_notebook(

@@ -195,3 +195,38 @@ def test_release_gate_notebook_parameters_captures_and_window(tmp_path: Path) ->
     # rounded, and as true
     assert raw_numbers(text) == []
     assert "<td>typedb_outage_runtime_activation_success</td><td>true</td>" in text
+
+
+@pytest.mark.slow
+def test_release_report_orders_overlapping_windows_and_names_the_left_out(
+        tmp_path: Path) -> None:
+    """The report of 11-01..11-14 over stored 11-01..11-07 and 11-08..11-14 draws all three,
+    by start then end; a window stored before it (recorded first) but later is named."""
+    db = tmp_path / "store.duckdb"
+    _record_windows(db, tmp_path)
+    later = subprocess.run(
+        [sys.executable, "-m", "rcaeval", "release", "metrics", "--captures",
+         str(CAPTURES / "sample-window.parquet"), "--window", "2026-11-15..2026-11-21",
+         "--out", str(tmp_path / "later.json"), "--record", "--db", str(db)],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert later.returncode == 0, later.stderr
+    whole = tmp_path / "whole.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "rcaeval", "release", "metrics", "--captures",
+         str(CAPTURES / "sample-window.parquet"), "--reviews", str(CAPTURES / "reviews.jsonl"),
+         "--window", "2026-11-01..2026-11-14", "--out", str(whole)],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "report.html"
+    proc = subprocess.run([sys.executable, "-m", "rcaeval", "release", "report", str(whole),
+                           "--db", str(db), "--html", str(out)],
+                          capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    note = "1 stored window(s) not drawn: 2026-11-15..2026-11-21 (later than the reported window)"
+    assert f"trend: 3 window(s) from {db}; {note}" in proc.stdout
+    text = out.read_text("utf-8")
+    table = text[text.index("Trend across release windows"):text.index("Population")]
+    cells = re.findall(r"<td>(2026-11-[0-9]{2}\.\.2026-11-[0-9]{2})</td>", table)
+    assert cells == ["2026-11-01..2026-11-07", "2026-11-01..2026-11-14",
+                     "2026-11-08..2026-11-14"]
+    assert note in table
