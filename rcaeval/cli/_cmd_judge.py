@@ -81,6 +81,23 @@ def _shadow_lines(store, frame) -> list[str]:
     return lines
 
 
+def _exit_on_bad_ids(frame, audit_dir: Path | None) -> None:
+    """Exit 3 naming file and field when a manifest's run_id/case_id could not be a path
+    part; those cases are judged `invalid` under their directory names, every other case
+    normally (docs/judge.md)."""
+    from rcaeval.errors import InputError
+    from rcaeval.judge._unloadable import SUBTYPE_BUNDLE_ID_INVALID
+
+    bad = frame.filter(frame["subtype"] == SUBTYPE_BUNDLE_ID_INVALID)
+    if bad.height:
+        reasons = bad["reason"].to_list()
+        more = f" (+{len(reasons) - 5} more)" if len(reasons) > 5 else ""
+        raise InputError(f"{bad.height} case run(s) have a manifest id that cannot be a path "
+                         "part (judged invalid, every other case judged): "
+                         + "; ".join(reasons[:5]) + more,
+                         file=str(audit_dir) if audit_dir is not None else None)
+
+
 def register(app: typer.Typer) -> None:
     def _known_top1_lines(store: Any, run_ids: list[str]) -> list[str]:
         from rcaeval.cli._cmd_run import known_top1_line
@@ -172,6 +189,7 @@ def register(app: typer.Typer) -> None:
             _out.print(line, highlight=False, markup=False)
         for line in top1:
             _out.print(line, highlight=False, markup=False, soft_wrap=True)
+        _exit_on_bad_ids(frame, audit_dir)
 
     @app.command("explain")
     def explain(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -9,6 +11,7 @@ from typing import Annotated
 import typer
 
 from rcaeval.errors import InputError
+from rcaeval.tools._guard import TOKEN_ENV
 
 
 def register(app: typer.Typer) -> None:
@@ -31,7 +34,10 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option(
             "--port", help="HTTP port (0: a free one; the URL is printed on stderr)")] = 0,
     ) -> None:
-        """Serve one case's incident tools over MCP, recording every call into a bundle."""
+        """Serve one case's incident tools over MCP, recording every call into a bundle.
+
+        Over HTTP every request needs `Authorization: Bearer TOKEN`: the token in
+        $RCAEVAL_MCP_TOKEN, else a fresh one printed on stderr (docs/tools.md)."""
         from rcaeval.tools import serve as _serve
 
         if transport not in ("stdio", "http"):
@@ -40,8 +46,13 @@ def register(app: typer.Typer) -> None:
         if not 0 <= port <= 65535:
             raise InputError(f"bad port {port}", field="--port")
 
+        token = os.environ.get(TOKEN_ENV) or None
+        if transport == "http" and token is None:
+            token = secrets.token_urlsafe(32)
+            print(f"rcaeval incident tools token: {token}", file=sys.stderr, flush=True)
+
         def announce(url: str) -> None:
             print(f"rcaeval incident tools: {url}", file=sys.stderr, flush=True)
 
         _serve(case_dir, bundle_dir or Path.cwd(), transport=transport, port=port,
-               incident_dir=incident_dir, on_listen=announce)
+               incident_dir=incident_dir, on_listen=announce, token=token)

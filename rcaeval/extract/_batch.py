@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from rcaeval._ids import id_problem
 from rcaeval._paths import read_query, read_statement
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.extract._case import CaseRef, case_parts, error_parts
@@ -42,17 +43,28 @@ def _looks_like_case(path: Path) -> bool:
     return any(os.path.lexists(path / m) for m in _CASE_MARKERS)
 
 
-def _manifest_ids(case_dir: Path) -> tuple[str | None, str | None]:
+def _manifest_ids(case_dir: Path) -> tuple[str | None, str | None, str | None]:
+    """``(run_id, case_id, problem)`` from the case's manifest.json: an id that cannot be a
+    path part (:func:`rcaeval._ids.id_problem`) is dropped and ``problem`` names it."""
     fs = CaseFS(case_dir)
     if not fs.is_regular_inside("manifest.json"):
-        return None, None
+        return None, None, None
     _, data = fs.read("manifest.json", "manifest.json", "manifest", keep=False)
     ok, obj = parse_json(data) if data is not None else (False, None)
     if not ok or not isinstance(obj, dict):
-        return None, None
-    ids = [obj.get("run_id"), obj.get("case_id")]
-    run_id, case_id = (v.strip() if isinstance(v, str) and v.strip() else None for v in ids)
-    return run_id, case_id
+        return None, None, None
+    ids: list[str | None] = []
+    problems = []
+    for key in ("run_id", "case_id"):
+        value = obj.get(key)
+        value = value.strip() if isinstance(value, str) else value
+        problem = id_problem(value) if isinstance(value, str) and value else None
+        if problem is not None:
+            shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+            problems.append(f"{case_dir / 'manifest.json'} [{key}]: {shown} is not a usable "
+                            f"id: it {problem}")
+        ids.append(value if isinstance(value, str) and value and problem is None else None)
+    return ids[0], ids[1], "; ".join(problems) or None
 
 
 def discover_case_dirs(audit_root: str | os.PathLike[str]) -> list[CaseRef]:
@@ -72,15 +84,17 @@ def discover_case_dirs(audit_root: str | os.PathLike[str]) -> list[CaseRef]:
         pairs = [(root.name, c) for c in children]
     else:
         pairs = [(run.name, c) for run in children for c in _subdirs(run)]
-    found: list[tuple[str, str, str, str, Path]] = []
+    found: list[tuple[str, str, str, str, Path, str | None]] = []
     for run_name, case_dir in pairs:
-        run_id, case_id = _manifest_ids(case_dir)
+        run_id, case_id, problem = _manifest_ids(case_dir)
+        if problem is not None:  # the directory names, which are path parts already
+            run_id = case_id = None
         found.append((run_id or run_name, case_id or case_dir.name, run_name, case_dir.name,
-                      case_dir))
+                      case_dir, problem))
     counts = Counter((r, c) for r, c, *_ in found)
     refs = {
-        CaseRef(r, c, d) if counts[(r, c)] == 1 else CaseRef(rn, cn, d)
-        for r, c, rn, cn, d in found
+        CaseRef(r, c, d, p) if counts[(r, c)] == 1 else CaseRef(rn, cn, d, p)
+        for r, c, rn, cn, d, p in found
     }
     return sorted(refs, key=lambda ref: (ref.run_id, ref.case_id, str(ref.case_dir)))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,9 @@ class CaseRef:
     run_id: str
     case_id: str
     case_dir: Path
+    id_problem: str | None = field(default=None, compare=False)
+    """Why the manifest's ``run_id``/``case_id`` could not be used (file and field): the
+    ids are then the directory names and the case is judged ``invalid`` (``bundle_id_invalid``)."""
 
 
 def _json_type(value: Any) -> str:

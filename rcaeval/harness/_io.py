@@ -14,7 +14,8 @@ from typing import Any
 
 import orjson
 
-from rcaeval.errors import InputError, NotFoundError
+from rcaeval._inputs import check_input_file, read_input
+from rcaeval.errors import InputError
 
 _ID_KEYS = ("capture_id", "record_id", "id")
 
@@ -88,19 +89,13 @@ def parse_text(text: bytes) -> list[Record]:
 
 def read_responses(path: str | Path) -> list[Record]:
     """Read every record of ``path``; raise NotFoundError/InputError only when the file as a
-    whole cannot be read."""
+    whole cannot be read: not a regular file (a FIFO, a device, a directory), larger than
+    the harness cap (rcaeval._inputs.CAPS), or holding no responses at all."""
     p = Path(path)
-    if not p.exists():
-        raise NotFoundError(f"{p}: no such file")
-    if p.is_dir():
-        raise InputError("is a directory, expected a JSON, JSONL or Parquet file", file=str(p))
     if p.suffix.lower() == ".parquet":
-        return _read_parquet(p)
-    try:
-        text = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p)) from None
-    records = parse_text(text)
+        records = _read_parquet(check_input_file(p, "harness"))
+    else:
+        records = parse_text(read_input(p, "harness"))
     if not records:
         raise InputError("holds no responses", file=str(p))
     return records
@@ -108,7 +103,16 @@ def read_responses(path: str | Path) -> list[Record]:
 
 def _read_parquet(p: Path) -> list[Record]:
     import polars as pl
+    import pyarrow.parquet as pq
 
+    try:
+        names = pq.read_schema(p).names
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises several error types
+        raise InputError(f"cannot read Parquet: {exc}", file=str(p)) from None
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise InputError(f"column(s) {', '.join(map(repr, dupes))} appear more than once",
+                         file=str(p), field=dupes[0])
     try:
         frame = pl.read_parquet(p)
     except Exception as exc:  # noqa: BLE001 - polars raises several error types

@@ -32,7 +32,11 @@ from rcaeval.judge._packet import build_packets, judgments_frame, write_packets,
 from rcaeval.judge._pipeline import detect_outputs, run_judge_sql, scope_keys
 from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
-from rcaeval.judge._unloadable import describe_load_error, record_unloadable
+from rcaeval.judge._unloadable import (
+    SUBTYPE_BUNDLE_ID_INVALID,
+    describe_load_error,
+    record_unloadable,
+)
 from rcaeval.judge._version import JUDGE_VERSION
 from rcaeval.store import (
     base_tables,
@@ -357,19 +361,23 @@ def judge_audit(
         refuse_copies(copies)
     profiles = load_profiles(profiles_path)
     cases, failures = _registry_cases(registry_root, sorted({r.case_id for r in refs}))
-    good = [r for r in refs if r.case_id in cases]
+    # a manifest whose run_id/case_id cannot be a path part: that case is `invalid`
+    bad_ids = {(r.run_id, r.case_id): (SUBTYPE_BUNDLE_ID_INVALID, r.id_problem)
+               for r in refs if r.id_problem}
+    good = [r for r in refs if r.case_id in cases and (r.run_id, r.case_id) not in bad_ids]
     frames: list[pl.DataFrame] = []
     if good:
         pairs = [(r.run_id, r.case_id) for r in good]
         register_cases(db, pairs, cases, scoring_profile=scoring_profile)
-        extract_cases(db, good, workers=workers, progress=progress)
+        extract_cases(db, [r for r in refs if r.case_id in cases], workers=workers,
+                      progress=progress)
         frames.append(judge_loaded(db, pairs, out_dir=out_dir, write_files=write_files,
                                    profiles=profiles, chunk_size=chunk_size,
                                    semantic=semantic, cases=cases))
     _record_runs(db, root, refs, judged=bool(good))
     cite_copies(db, copies)
     bad = record_unloadable(db, failures, refs, judge_version=JUDGE_VERSION, out_dir=out_dir,
-                            write_files=write_files)
+                            write_files=write_files, per_ref=bad_ids)
     if bad:
         frames.append(pl.DataFrame(bad))
     result = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]

@@ -17,6 +17,7 @@ import orjson
 import polars as pl
 import pyarrow as pa
 
+from rcaeval._ids import child_path
 from rcaeval._paths import read_query, read_statement
 from rcaeval.judge._pipeline import JudgeFrames, sql_digest
 from rcaeval.store import base_tables
@@ -151,7 +152,7 @@ def write_packets(
     written: dict[tuple[str, str], Path] = {}
     for key, data in packets.items():
         if out_dir is not None:
-            target = Path(out_dir) / key[0] / key[1] / JUDGMENT_FILE
+            target = child_path(out_dir, key[0], key[1], JUDGMENT_FILE, what="--out")
         elif key in case_dirs and case_dirs[key]:
             target = Path(case_dirs[key]) / JUDGMENT_FILE
         else:

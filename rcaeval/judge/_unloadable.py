@@ -22,6 +22,9 @@ from rcaeval.judge._pipeline import sql_digest
 
 SUBTYPE_NOT_IN_REGISTRY = "case_not_in_registry"
 SUBTYPE_SPEC_INVALID = "case_spec_invalid"
+SUBTYPE_BUNDLE_ID_INVALID = "bundle_id_invalid"
+"""A manifest.json ``run_id``/``case_id`` that cannot be a path part (rcaeval._ids): the case
+is judged under its directory names and ``rcaeval judge`` exits 3 naming file and field."""
 
 
 def describe_load_error(exc: Exception) -> tuple[str, str]:
@@ -77,17 +80,20 @@ def record_unloadable(
     judge_version: str,
     out_dir: str | Path | None,
     write_files: bool,
+    per_ref: Mapping[tuple[str, str], tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """Write an ``invalid`` judgment (store rows and judgment.json) for every case dir in
-    ``refs`` whose case id is in ``failures`` (``case_id -> (subtype, reason)``). Returns the
-    per-case rows in the shape of the judging API's frame."""
+    ``refs`` whose case id is in ``failures`` (``case_id -> (subtype, reason)``) or whose
+    ``(run_id, case_id)`` is in ``per_ref`` (which wins). Returns the per-case rows in the
+    shape of the judging API's frame."""
     now = datetime.now(UTC)
     rows, packets, case_dirs, case_runs = [], {}, {}, []
     for ref in refs:
-        if ref.case_id not in failures:
-            continue
-        subtype, reason = failures[ref.case_id]
         key = (ref.run_id, ref.case_id)
+        failure = (per_ref or {}).get(key) or failures.get(ref.case_id)
+        if failure is None:
+            continue
+        subtype, reason = failure
         packets[key] = _packet(ref.run_id, ref.case_id, subtype, reason, judge_version)
         case_dirs[key] = ref.case_dir
         rows.append({

@@ -33,7 +33,13 @@ from rcaeval.runner._mcp import MCP_CONFIG
 from rcaeval.runner._mcp import PLACEHOLDER as MCP_PLACEHOLDER
 from rcaeval.runner._proc import kill_group, spawn
 from rcaeval.runner._sandbox import sandbox_wrapper
-from rcaeval.runner._workspace import RUNNER_DIR, Workspace, agent_env, runner_dir_problem
+from rcaeval.runner._workspace import (
+    RUNNER_DIR,
+    Workspace,
+    agent_env,
+    runner_dir_problem,
+    workspace_problem,
+)
 
 PLACEHOLDER = "{prompt_file}"
 USAGE_FILE = "usage.json"
@@ -226,7 +232,8 @@ class CommandAgent:
         answer, size = read_capped(stdout_path)
         notes = [truncation_note(f"turn {n} stdout", size)] if size is not None else []
         own_output = ws.path / "output.txt"
-        if n == 1 and own_output.is_file() and not own_output.is_symlink():
+        if (n == 1 and workspace_problem(ws) is None and own_output.is_file()
+                and not own_output.is_symlink()):
             answer, size = read_capped(own_output)
             if size is not None:
                 notes.append(truncation_note("output.txt", size))

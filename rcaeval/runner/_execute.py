@@ -6,6 +6,9 @@ The run loop (suite iteration, persistence, resume, judging) sits on top of
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -14,6 +17,7 @@ from typing import Any, Literal
 
 import orjson
 
+from rcaeval._ids import child_path
 from rcaeval._usage import json_safe
 from rcaeval.runner._agents import (
     AgentAdapter,
@@ -30,7 +34,9 @@ from rcaeval.runner._workspace import (
     Workspace,
     create_workspace,
     remove_tree,
+    open_workspace,
     runner_dir_problem,
+    workspace_problem,
 )
 
 CaseStatus = Literal["completed", "crashed", "timed_out", "errored"]
@@ -63,23 +69,57 @@ class CaseExecution:
 def finalize_workspace(ws: Workspace, outcome: AgentOutcome) -> None:
     """Write the runner's share of the bundle into the workspace. Agent-written files win:
     ``output.txt`` and ``transcript.json`` are only written when the agent left none, and the
-    adapter's telemetry events (ACP tool calls) are appended to ``.opencode/telemetry.log``."""
-    out = ws.path / "output.txt"
-    if outcome.final_text and not (out.exists() or out.is_symlink()):
-        out.write_text(outcome.final_text, encoding="utf-8")
-    tr = ws.path / "transcript.json"
-    if outcome.transcript and not (tr.exists() or tr.is_symlink()):
-        tr.write_bytes(orjson.dumps([t.to_json() for t in outcome.transcript],
-                                    option=orjson.OPT_INDENT_2))
-    if outcome.telemetry:
-        tel_dir = ws.path / ".opencode"
-        tel = tel_dir / "telemetry.log"
-        if tel_dir.is_symlink() or tel.is_symlink():
-            return  # never write through an agent-made symlink
-        tel_dir.mkdir(exist_ok=True)
-        with open(tel, "ab") as fh:
-            for event in outcome.telemetry:
-                fh.write(orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE, default=str))
+    adapter's telemetry events (ACP tool calls) are appended to ``.opencode/telemetry.log``.
+
+    Every write goes through a directory fd of the workspace the runner made, never following
+    a symlink (``O_NOFOLLOW``, ``O_EXCL``): nothing is written when the agent deleted or
+    replaced its workspace (:func:`workspace_problem` says so)."""
+    fd = open_workspace(ws)
+    if fd is None:
+        return
+    try:
+        if outcome.final_text:
+            _create_at(fd, "output.txt", outcome.final_text.encode("utf-8"))
+        if outcome.transcript:
+            _create_at(fd, "transcript.json", orjson.dumps(
+                [t.to_json() for t in outcome.transcript], option=orjson.OPT_INDENT_2))
+        if outcome.telemetry:
+            _append_telemetry(fd, outcome.telemetry)
+    finally:
+        os.close(fd)
+
+
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def _create_at(dir_fd: int, name: str, data: bytes) -> None:
+    """Write ``name`` in ``dir_fd`` unless something (a file or a symlink) is there already."""
+    try:
+        fd = os.open(name, _NEW, 0o644, dir_fd=dir_fd)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
+def _append_telemetry(dir_fd: int, events: list[dict[str, Any]]) -> None:
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(".opencode", 0o755, dir_fd=dir_fd)
+    try:  # never through an agent-made symlink (either level)
+        tel_dir = os.open(".opencode", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW,
+                          dir_fd=dir_fd)
+    except OSError:
+        return
+    try:
+        fd = os.open("telemetry.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW,
+                     0o644, dir_fd=tel_dir)
+    except OSError:
+        return
+    finally:
+        os.close(tel_dir)
+    with os.fdopen(fd, "ab") as fh:
+        for event in events:
+            fh.write(orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE, default=str))
 
 
 def execute_case(
@@ -148,7 +188,7 @@ def execute_case(
     attempt = len(attempt_log)
     while True:
         attempt += 1
-        ws = create_workspace(Path(workspace_root) / run_id, rc, run_id=run_id, attempt=attempt,
+        ws = create_workspace(child_path(workspace_root, run_id, what="workspace root"), rc, run_id=run_id, attempt=attempt,
                               case_ref=case_ref, tools=tools, sandbox=sb)
         started_at = now_iso()
         a0 = time.monotonic()
@@ -162,7 +202,13 @@ def execute_case(
         # waited for, so nothing writes into the workspace while it is mirrored or removed.
         kill_processes_under(ws.path)
         finished_at = now_iso()
-        tampered = runner_dir_problem(ws)
+        gone = workspace_problem(ws)
+        if gone is not None:  # the agent's own failure, never retried as infrastructure
+            outcome.status = "timed_out" if outcome.status == "timed_out" else "crashed"
+            outcome.infra_error = False
+            outcome.error = gone + (f"; {outcome.error}" if outcome.error else "")
+            outcome.final_text, outcome.transcript = "", []
+        tampered = runner_dir_problem(ws) if gone is None else None
         if tampered is not None and tampered not in (outcome.error or ""):
             outcome.notes.append(tampered)
         attempt_log.append({"attempt": attempt, "workspace_id": ws.workspace_id,
@@ -199,9 +245,13 @@ def execute_case(
         "usage": json_safe({**outcome.usage, **final_usage(outcome.usage)}),
         **(manifest_extra or {}),
     }
-    audit_dir = Path(audit_root) / run_id / rc.case_id
-    written = mirror_audit(ws.path, audit_dir, manifest, max_file_bytes=max_file_bytes,
-                           overwrite=overwrite_audit)
+    audit_dir = child_path(audit_root, run_id, rc.case_id, what="audit root")
+    with tempfile.TemporaryDirectory(prefix="rcaeval-gone-") as empty:
+        # a deleted or replaced workspace: its audit dir holds the manifest only (nothing
+        # is read through the agent's symlink)
+        source = ws.path if workspace_problem(ws) is None else Path(empty)
+        written = mirror_audit(source, audit_dir, manifest, max_file_bytes=max_file_bytes,
+                               overwrite=overwrite_audit)
     if not keep_workspace:
         remove_tree(ws.path)
     return CaseExecution(

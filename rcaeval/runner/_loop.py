@@ -22,6 +22,7 @@ from typing import Any
 
 import polars as pl
 
+from rcaeval._ids import check_id, child_path
 from rcaeval._paths import data_dir, registry_dir
 from rcaeval._vocab import CASE_OUTCOMES
 from rcaeval.errors import ExitCode, InputError, NotFoundError, RcaevalError
@@ -313,6 +314,8 @@ def run_suite(
     from rcaeval.judge import JUDGE_VERSION
     from rcaeval.registry import iter_suite_cases, load_suite
 
+    if run_id is not None:  # it becomes AUDIT_ROOT/<run_id>/ and a workspace dir
+        check_id(run_id, field="--resume" if resume else "--run-id")
     root = Path(registry_root) if registry_root is not None else registry_dir()
     suite = load_suite(root, suite_id)
     policy = suite.execution
@@ -364,7 +367,7 @@ def run_suite(
                    else default_agent_name(agent_spec), sandbox=sb.describe())
     record_cases(store, run_id, {cid: entries[cid].case for cid in todo
                                  if cid in entries and entries[cid].case is not None})
-    run_dir = audits / run_id
+    run_dir = child_path(audits, run_id, what="--audit-root")
     base = {"run_id": run_id, "suite_id": suite_id, "suite_version": suite.version,
             "agent_spec": agent_spec, "agent_hash": agent_hash(config), "audit_dir": run_dir,
             "resumed": resume, "reused": reused}

@@ -51,6 +51,9 @@ class Workspace:
     """How the agent gets the incident data: ``mcp`` | ``files`` | ``both`` (runner/_mcp.py)."""
     sandbox: Sandbox = NO_SANDBOX
     """What the agent runs under (runner/_sandbox.py)."""
+    ident: tuple[int, int] = (0, 0)
+    """``(st_dev, st_ino)`` of the directory the runner made: :func:`open_workspace` opens
+    it only while the same directory is still there."""
 
     @property
     def home(self) -> Path:
@@ -83,6 +86,37 @@ def runner_dir_problem(ws: Workspace) -> str | None:
     if not stat.S_ISDIR(st.st_mode):
         return f"the agent replaced the runner-owned {RUNNER_DIR}/ directory with a file"
     return None
+
+
+def workspace_problem(ws: Workspace) -> str | None:
+    """Why the workspace the runner made is no longer at ``ws.path`` (the agent deleted it
+    or replaced it with a symlink or another directory), or ``None``."""
+    try:
+        st = os.lstat(ws.path)
+    except FileNotFoundError:
+        return "the agent deleted its workspace"
+    except OSError as exc:
+        return f"the agent's workspace is unreadable: {exc.strerror}"
+    if stat.S_ISLNK(st.st_mode):
+        return "the agent replaced its workspace with a symlink"
+    if ws.ident != (0, 0) and (st.st_dev, st.st_ino) != ws.ident:
+        return "the agent replaced its workspace with another directory"
+    return None
+
+
+def open_workspace(ws: Workspace) -> int | None:
+    """A directory fd of the workspace the runner made (``O_NOFOLLOW``, identity checked), or
+    ``None`` when the agent deleted or replaced it: runner writes go through this fd
+    (``dir_fd=``), so a symlink an agent leaves in place of its workspace redirects none."""
+    try:
+        fd = os.open(ws.path, _DIR_FLAGS)
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    if ws.ident != (0, 0) and (st.st_dev, st.st_ino) != ws.ident:
+        os.close(fd)
+        return None
+    return fd
 
 
 def new_workspace_id() -> str:
@@ -123,8 +157,10 @@ def create_workspace(
     base.mkdir(parents=True, exist_ok=True)
     path = base / wid
     path.mkdir()
+    st = os.lstat(path)
     ws = Workspace(path=path.resolve(), workspace_id=wid, case=rc, run_id=run_id,
-                   attempt=attempt, case_ref=case_ref, tools=mode, sandbox=sandbox)
+                   attempt=attempt, case_ref=case_ref, tools=mode, sandbox=sandbox,
+                   ident=(st.st_dev, st.st_ino))
     try:
         for d in (ws.home, ws.tmp, ws.runner_dir):
             d.mkdir()

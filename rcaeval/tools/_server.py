@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from rcaeval import __version__
 from rcaeval.tools._alerts import ALERT_LIMIT_MAX
 from rcaeval.tools._data import load_case_data
+from rcaeval.tools._guard import GuardedServer, require_bearer, run_stdio
 from rcaeval.tools._tools import (
     EVENT_LIMIT_MAX,
     LOG_LIMIT_MAX,
@@ -57,14 +58,17 @@ class Finding(BaseModel):
 
 def build_server(tools: IncidentTools) -> MCPServer:
     """An ``MCPServer`` serving ``tools`` (one case, recording into its bundle)."""
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__,
-                       log_level="WARNING")
+    server = GuardedServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__,
+                           log_level="WARNING")
 
     def guarded(fn: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
         try:
             return fn(*args, **kwargs)
         except ToolInputError as exc:
-            raise ToolError(str(exc)) from exc
+            raise ToolError(str(exc) or "the call was refused") from exc
+        except Exception as exc:  # noqa: BLE001 - the agent gets a message, never nothing
+            raise ToolError(f"internal error: {type(exc).__name__}: {exc}".rstrip(": ")
+                            ) from exc
 
     @server.tool(description="The incident ticket (id, summary, firing alerts), the reported "
                  "problem, the cluster and the incident window. Start here.")
@@ -163,25 +167,29 @@ def make_tools(case_dir: str | Path, bundle_dir: str | Path,
 
 def serve(case_dir: str | Path, bundle_dir: str | Path, *, transport: str = "stdio",
           host: str = "127.0.0.1", port: int = 0, incident_dir: str | Path | None = None,
-          on_listen: Any = None) -> None:
+          on_listen: Any = None, token: str | None = None) -> None:
     """Serve one case's incident tools until the client disconnects (stdio) or the process
-    is stopped (HTTP). ``port=0`` picks a free port; ``on_listen(url)`` is told the URL."""
+    is stopped (HTTP). ``port=0`` picks a free port; ``on_listen(url)`` is told the URL.
+    Over HTTP every request must carry ``Authorization: Bearer <token>`` (required)."""
     server = build_server(make_tools(case_dir, bundle_dir, incident_dir))
     if transport == "stdio":
-        server.run("stdio")
+        run_stdio(server)
         return
     if transport != "http":
         raise ValueError(f"unknown transport {transport!r} (stdio | http)")
-    asyncio.run(_serve_http(server, host, port, on_listen))
+    if not token:
+        raise ValueError("the HTTP transport needs a bearer token")
+    asyncio.run(_serve_http(server, host, port, on_listen, token))
 
 
-async def _serve_http(server: MCPServer, host: str, port: int, on_listen: Any) -> None:
+async def _serve_http(server: MCPServer, host: str, port: int, on_listen: Any,
+                      token: str) -> None:
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    app = server.streamable_http_app(host=host)
+    app = require_bearer(server.streamable_http_app(host=host), token)
     config = uvicorn.Config(app, log_level="warning")
     if on_listen is not None:
         on_listen(f"http://{host}:{sock.getsockname()[1]}/mcp")

@@ -57,6 +57,26 @@ class ToolInputError(ValueError):
     """A bad call: the message says what was wrong and how to ask instead."""
 
 
+PATTERN_CHARS = 1000
+"""The longest ``search_logs`` pattern accepted."""
+
+
+def _recordable(value: Any) -> Any:
+    """An argument as telemetry can record it: integers beyond 64 bits and text UTF-8
+    cannot encode (lone surrogates) become escaped strings, long text is cut."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        return value if -(2**63) <= value < 2**63 else str(value)[:40]
+    if isinstance(value, str):
+        return value[:MESSAGE_CHARS].encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, Mapping):
+        return {_recordable(str(k)): _recordable(v) for k, v in list(value.items())[:50]}
+    if isinstance(value, list | tuple):
+        return [_recordable(v) for v in value[:50]]
+    return _recordable(str(value))
+
+
 def _level_rank(level: str | None) -> int:
     lvl = _LEVEL_ALIASES.get((level or "").upper(), (level or "").upper())
     return LEVELS.index(lvl) if lvl in LEVELS else -1
@@ -97,7 +117,7 @@ class IncidentTools:
     def call(self, tool: str, args: Mapping[str, Any], fn: Callable[[], dict[str, Any]],
              *, channel: str | None = None) -> dict[str, Any]:
         """Run one tool call under the lock and record it (telemetry, channel errors)."""
-        shown = {k: v for k, v in args.items() if v is not None}
+        shown = {k: _recordable(v) for k, v in args.items() if v is not None}
         with self._lock:
             w = self.writer
             if not self._started:
@@ -251,12 +271,15 @@ class IncidentTools:
         def run() -> dict[str, Any]:
             s, e = self._range(start, end)
             rx = None
+            if pattern and len(pattern) > PATTERN_CHARS:
+                raise ToolInputError(f"pattern is {len(pattern)} characters long (at most "
+                                     f"{PATTERN_CHARS})")
             if pattern:
                 try:
                     rx = re.compile(pattern, re.IGNORECASE)
-                except re.error as exc:
-                    raise ToolInputError(f"pattern is not a valid regular expression: {exc}"
-                                         ) from exc
+                except (re.error, RecursionError, OverflowError) as exc:
+                    raise ToolInputError(f"pattern is not a valid regular expression: "
+                                         f"{exc or type(exc).__name__}") from exc
             floor = _level_rank(min_level) if min_level else -1
             if min_level and floor < 0:
                 raise ToolInputError(f"min_level must be one of {', '.join(LEVELS)}")

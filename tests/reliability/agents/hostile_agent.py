@@ -10,6 +10,9 @@ Modes (each also replays the recording first unless noted):
   deep_tree       a directory tree $HOSTILE_DEPTH levels deep (default 1500) in evidences/
   wide_dir        $HOSTILE_WIDTH empty files (default 20000) in logs/
   symlink_runner  replaces .rcaeval/ with a symlink to /tmp
+  symlink_workspace  replays, then replaces its whole workspace with a symlink to
+                  $HOSTILE_TARGET (default /tmp), leaving no transcript.json
+  delete_workspace   replays, then deletes its whole workspace
   daemon          double-forks a daemon (setsid) that writes its host pid to $HOSTILE_PID_FILE
   hang_after      replays, then waits for the file $HOSTILE_GATE before exiting (no sleep loop
                   is needed by the tests: they create the gate when they want it to finish)
@@ -91,6 +94,12 @@ def main() -> int:
     elif mode == "symlink_runner":
         shutil.rmtree(".rcaeval")
         os.symlink(os.environ.get("HOSTILE_TARGET", "/tmp"), ".rcaeval")
+    elif mode in ("symlink_workspace", "delete_workspace"):
+        here = os.getcwd()
+        os.chdir("/")
+        shutil.rmtree(here)
+        if mode == "symlink_workspace":
+            os.symlink(os.environ.get("HOSTILE_TARGET", "/tmp"), here)
     elif mode == "daemon":
         if os.fork() == 0:
             os.setsid()

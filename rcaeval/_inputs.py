@@ -1,0 +1,105 @@
+"""Opening a user-supplied input file safely: the one helper every command that reads a
+user's file goes through (docs/reliability.md, "Bounded reads").
+
+The file must be a regular file (a FIFO, a device, a socket or a directory is refused with
+exit 3, and opening never blocks: ``O_NONBLOCK``), and no larger than the command's cap
+(:data:`CAPS`, documented per command in docs/cli.md). A symlink to a regular file is
+followed (users pass their own paths); one to ``/dev/zero`` is refused like the device.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from rcaeval.errors import InputError, NotFoundError
+
+MiB = 1024 * 1024
+
+CAPS: dict[str, int] = {
+    "harness": 512 * MiB,
+    "registry": 8 * MiB,
+    "captures": 2048 * MiB,
+    "reviews": 256 * MiB,
+    "offline": 512 * MiB,
+    "import": 4096 * MiB,
+    "config": 1 * MiB,
+}
+"""The largest file each kind of input may be, in bytes: ``harness`` responses (JSON, JSONL,
+Parquet), ``registry`` YAML files (one case.yaml, judge.yaml or suite file), release
+``captures`` and ``reviews``, ``offline`` fixtures and answer files, ``db import`` Parquet,
+small ``config`` files (semantic, key files)."""
+
+_KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
+          stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory"}
+
+
+def _describe(mode: int) -> str:
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def _cap(kind: str, cap: int | None) -> int:
+    return cap if cap is not None else CAPS[kind]
+
+
+def _too_big(size: int, limit: int, path: Path, field: str | None) -> InputError:
+    return InputError(f"is {size:,} bytes, larger than the {limit:,}-byte limit for this input",
+                      file=str(path), field=field)
+
+
+def check_input_file(path: str | os.PathLike[str], kind: str, *, cap: int | None = None,
+                     field: str | None = None) -> Path:
+    """``path`` if it names a regular file within the cap of ``kind``, for a reader that
+    opens it itself (Parquet, DuckDB); :class:`NotFoundError` if it does not exist,
+    :class:`InputError` (exit 3) otherwise."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        raise NotFoundError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p), field=field) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"is {_describe(st.st_mode)}, expected a regular file", file=str(p),
+                         field=field)
+    limit = _cap(kind, cap)
+    if st.st_size > limit:
+        raise _too_big(st.st_size, limit, p, field)
+    return p
+
+
+def read_input(path: str | os.PathLike[str], kind: str, *, cap: int | None = None,
+               field: str | None = None) -> bytes:
+    """The bytes of the user's input file ``path`` (see the module doc): opened without
+    blocking, checked to be a regular file on the open descriptor, read to at most the cap
+    of ``kind`` (a file growing past it while read is refused too)."""
+    p = Path(path)
+    limit = _cap(kind, cap)
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise NotFoundError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p), field=field) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"is {_describe(st.st_mode)}, expected a regular file",
+                             file=str(p), field=field)
+        if st.st_size > limit:
+            raise _too_big(st.st_size, limit, p, field)
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(8 * MiB, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise _too_big(total, limit, p, field)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p), field=field) from None
+    finally:
+        os.close(fd)
