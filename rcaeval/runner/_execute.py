@@ -33,8 +33,8 @@ from rcaeval.runner._sandbox import Sandbox, resolve_sandbox
 from rcaeval.runner._workspace import (
     Workspace,
     create_workspace,
-    remove_tree,
     open_workspace,
+    remove_tree,
     runner_dir_problem,
     workspace_problem,
 )
@@ -188,8 +188,9 @@ def execute_case(
     attempt = len(attempt_log)
     while True:
         attempt += 1
-        ws = create_workspace(child_path(workspace_root, run_id, what="workspace root"), rc, run_id=run_id, attempt=attempt,
-                              case_ref=case_ref, tools=tools, sandbox=sb)
+        ws = create_workspace(child_path(workspace_root, run_id, what="workspace root"), rc,
+                              run_id=run_id, attempt=attempt, case_ref=case_ref, tools=tools,
+                              sandbox=sb)
         started_at = now_iso()
         a0 = time.monotonic()
         try:

@@ -5,7 +5,6 @@ from manifest.json, an agent replacing or deleting its own workspace."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import orjson
 import pytest

@@ -18,8 +18,8 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 
 
 def _call(i: int, arguments: str, name: str = "search_logs") -> str:
-    return ('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "%s", '
-            '"arguments": %s}}' % (i, name, arguments))
+    return ('{"jsonrpc": "2.0", "id": ' + str(i) + ', "method": "tools/call", "params": '
+            '{"name": "' + name + '", "arguments": ' + arguments + '}}')
 
 
 def test_hostile_requests_over_stdio_all_get_an_answer_with_a_message(tmp_path: Path):
