@@ -9,6 +9,7 @@ and the prompt - never ``judge.yaml``, ``expected.md`` or slicing metadata.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -164,3 +165,19 @@ def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None)
                              field=f"checks[{i - 1}].status")
         data.checks.append({**c, "id": str(c.get("id") or f"G-{i:04d}")})
     return data
+
+
+def recordable(value: Any, chars: int = 1000) -> Any:
+    """An argument as telemetry can record it: integers beyond 64 bits and text UTF-8
+    cannot encode (lone surrogates) become escaped strings, long text is cut."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        return value if -(2**63) <= value < 2**63 else str(value)[:40]
+    if isinstance(value, str):
+        return value[:chars].encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, Mapping):
+        return {recordable(str(k)): recordable(v) for k, v in list(value.items())[:50]}
+    if isinstance(value, list | tuple):
+        return [recordable(v) for v in value[:50]]
+    return recordable(str(value))

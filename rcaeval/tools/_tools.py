@@ -30,7 +30,7 @@ from typing import Any
 
 from rcaeval.bundle._writer import BundleError, BundleWriter, parse_time
 from rcaeval.tools._alerts import alerts_page
-from rcaeval.tools._data import CaseData
+from rcaeval.tools._data import CaseData, recordable
 
 LOG_LIMIT, LOG_LIMIT_MAX = 50, 200
 SERIES_LIMIT, SERIES_LIMIT_MAX = 10, 50
@@ -59,22 +59,6 @@ class ToolInputError(ValueError):
 
 PATTERN_CHARS = 1000
 """The longest ``search_logs`` pattern accepted."""
-
-
-def _recordable(value: Any) -> Any:
-    """An argument as telemetry can record it: integers beyond 64 bits and text UTF-8
-    cannot encode (lone surrogates) become escaped strings, long text is cut."""
-    if isinstance(value, bool) or value is None or isinstance(value, float):
-        return value
-    if isinstance(value, int):
-        return value if -(2**63) <= value < 2**63 else str(value)[:40]
-    if isinstance(value, str):
-        return value[:MESSAGE_CHARS].encode("utf-8", "backslashreplace").decode("utf-8")
-    if isinstance(value, Mapping):
-        return {_recordable(str(k)): _recordable(v) for k, v in list(value.items())[:50]}
-    if isinstance(value, list | tuple):
-        return [_recordable(v) for v in value[:50]]
-    return _recordable(str(value))
 
 
 def _level_rank(level: str | None) -> int:
@@ -117,7 +101,7 @@ class IncidentTools:
     def call(self, tool: str, args: Mapping[str, Any], fn: Callable[[], dict[str, Any]],
              *, channel: str | None = None) -> dict[str, Any]:
         """Run one tool call under the lock and record it (telemetry, channel errors)."""
-        shown = {k: _recordable(v) for k, v in args.items() if v is not None}
+        shown = {k: recordable(v) for k, v in args.items() if v is not None}
         with self._lock:
             w = self.writer
             if not self._started:
