@@ -103,3 +103,27 @@ def read_input(path: str | os.PathLike[str], kind: str, *, cap: int | None = Non
         raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p), field=field) from None
     finally:
         os.close(fd)
+
+
+def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
+    """``path`` if a file can be written there: not an existing directory, FIFO or device,
+    and its parent not a file. Checked before any work is done, so a bad ``--...-out`` is a
+    clear exit 3 instead of a traceback at the end."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        parent = p.parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if parent.exists() and not parent.is_dir():
+            raise InputError(f"cannot write here: {parent} is not a directory", file=str(p),
+                             field=field) from None
+        return p
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(p), field=field
+                         ) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"is {_describe(st.st_mode)}: name a file to write", file=str(p),
+                         field=field)
+    return p

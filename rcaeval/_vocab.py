@@ -77,3 +77,12 @@ observed when its fact ``channel.<name>_observed`` holds."""
 DEFAULT_CHUNK_SIZE = 1000
 """Cases judged per pass by ``judge_audit``/``judge_store`` and ``rcaeval judge
 --chunk-size`` (docs/judge.md, "Chunks and memory")."""
+
+RUN_STATUSES: tuple[str, ...] = ("running", "completed", "interrupted", "failed")
+"""``eval_runs.status`` (docs/store.md)."""
+
+CASE_RUN_STATUSES: tuple[str, ...] = ("pending", "running", "judged", *INFRA_OUTCOMES)
+"""``eval_case_runs.status`` (docs/store.md)."""
+
+BUCKET_STATUSES: tuple[str, ...] = ("pass", "partial", "fail", "not_evaluated")
+"""``eval_bucket.status`` (docs/judge.md)."""

@@ -103,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         return code if isinstance(code, int) else 1
     except RcaevalError as exc:
+        if exc.exit_code == ExitCode.INTERNAL:  # a run that failed on a damaged store
+            from rcaeval.store._damage import damaged_store
+
+            exc = damaged_store(exc) or exc
         # escape: "file [field]" in the message is text, not rich markup
         err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True,
                           highlight=False, soft_wrap=True)
@@ -110,6 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # noqa: BLE001 - last-resort mapping to the internal-error code
+        from rcaeval.store._damage import damaged_store
+
+        damaged = damaged_store(exc)
+        if damaged is not None:
+            err_console.print(f"[red]error:[/red] {escape(str(damaged))}", markup=True,
+                              highlight=False, soft_wrap=True)
+            return int(damaged.exit_code)
         traceback.print_exc()
         err_console.print(f"[red]internal error:[/red] {escape(repr(exc))}", highlight=False)
         return int(ExitCode.INTERNAL)

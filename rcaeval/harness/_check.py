@@ -39,10 +39,35 @@ def parse_response(
     if not isinstance(response, dict):
         raise InputError(f"an RCA response must be a JSON object, got {type(response).__name__}",
                          file=file, line=line)
+    bad = _unencodable(response)
+    if bad is not None:
+        raise InputError("holds text that is not valid Unicode (a lone surrogate such as "
+                         "\\ud800): send UTF-8 text", file=file, line=line, field=bad or None)
     try:
         return RcaResponse.model_validate(response)
     except ValidationError as exc:
         raise validation_error(exc, file=file, line=line) from None
+
+
+def _unencodable(value: Any, path: str = "") -> str | None:
+    """The dotted path of the first key or string UTF-8 cannot encode, or ``None``."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        cur, where = stack.pop()
+        if isinstance(cur, str):
+            try:
+                cur.encode("utf-8")
+            except UnicodeEncodeError:
+                return where
+        elif isinstance(cur, dict):
+            for k, v in cur.items():
+                name = f"{where}.{k}" if where else str(k)
+                if isinstance(k, str) and _unencodable(k) is not None:
+                    return where or "<key>"
+                stack.append((v, name))
+        elif isinstance(cur, list):
+            stack.extend((v, f"{where}.{i}") for i, v in enumerate(cur))
+    return None
 
 
 def check(

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from rcaeval._inputs import check_output_file
 from rcaeval.cli._console import table_width
 from rcaeval.errors import ExitCode
 from rcaeval.offline._fixture import FixtureError
@@ -63,6 +64,10 @@ def score_command(fixtures: Path, min_top1: float | None, baseline: Path | None,
                   cases_out: Path | None) -> int:
     from rcaeval.offline._score import score_fixtures, write_baseline
 
+    if cases_out is not None:
+        check_output_file(cases_out, field="--cases-out")
+    if write_baseline_to is not None:
+        check_output_file(write_baseline_to, field="--write-baseline")
     s = score_fixtures(fixtures, min_top1=min_top1, baseline=baseline)
     report_errors(s.errors)
     if as_json:
@@ -98,6 +103,8 @@ def score_command(fixtures: Path, min_top1: float | None, baseline: Path | None,
 def gate_command(fixtures: Path, as_json: bool, cases_out: Path | None) -> int:
     from rcaeval.offline._gate import novel_gate
 
+    if cases_out is not None:
+        check_output_file(cases_out, field="--cases-out")
     g = novel_gate(fixtures)
     report_errors(g.errors)
     if as_json:

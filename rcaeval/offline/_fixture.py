@@ -15,6 +15,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from rcaeval._inputs import read_input
 from rcaeval.errors import InputError, NotFoundError, validation_error
 from rcaeval.harness import RcaResponse
 
@@ -147,12 +148,7 @@ def read_fixtures(path: str | Path) -> FixtureSet:
     p = Path(path)
     if not p.exists():
         raise NotFoundError(f"{p}: no such fixture file")
-    if p.is_dir():
-        raise InputError("is a directory, expected a JSONL fixture file", file=str(p))
-    try:
-        text = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p)) from None
+    text = read_input(p, "offline")  # a regular file within the cap (rcaeval._inputs)
     out = FixtureSet(str(p))
     seen: dict[str, int] = {}
     for lineno, raw in enumerate(text.splitlines(), start=1):

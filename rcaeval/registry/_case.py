@@ -105,7 +105,8 @@ class CaseSpec(BaseModel):
         if value is None:
             return None
         p = PurePosixPath(value)
-        if not value.strip() or p.is_absolute() or ".." in p.parts or "\\" in value:
+        if (not value.strip() or p.is_absolute() or ".." in p.parts or "\\" in value
+                or not p.parts):  # "." or "./": the case dir itself, judge.yaml included
             raise ValueError(
                 f"incident_data {value!r} must be a relative directory inside the case dir"
             )

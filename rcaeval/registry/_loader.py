@@ -7,6 +7,7 @@ single-item loaders raise :class:`RegistryError` (an ``InputError``, exit code 3
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from rcaeval.registry._case import CaseSpec
 from rcaeval.registry._common import Problem, RegistryError, sort_problems
 from rcaeval.registry._defaults import apply_defaults
 from rcaeval.registry._drafts import draft_warnings
+from rcaeval.registry._incident import incident_problems
 from rcaeval.registry._judge import JudgeSpec, apply_registry_grammar
 from rcaeval.registry._lint import (
     id_mismatch,
@@ -52,9 +54,11 @@ def _rel(root: Path, path: Path) -> str:
 def _yaml_files(directory: Path) -> list[Path]:
     if not directory.is_dir():
         return []
+    # not only regular files: a suite that is a FIFO, a device or a dangling symlink is a
+    # problem parse_yaml reports (rcaeval._inputs), never silently skipped
     return sorted(
         p for p in directory.iterdir()
-        if p.is_file() and p.suffix in YAML_SUFFIXES and not p.name.startswith(".")
+        if p.suffix in YAML_SUFFIXES and not p.name.startswith(".") and not p.is_dir()
     )
 
 
@@ -96,6 +100,9 @@ def load_case_dir(root: Path, case_dir: Path) -> tuple[MergedCase | None, list[P
                                         "incident_data", "missing_incident_data",
                                         f"incident_data dir {case.incident_data!r} does not "
                                         "exist in the case dir"))
+            problems += incident_problems(case_dir, rel_case, case.incident_data,
+                                          doc.line_of(("incident_data",))
+                                          if case.incident_data else None)
 
     judge: JudgeSpec | None = None
     if not judge_path.is_file():
@@ -143,11 +150,30 @@ def registry_grammar(root: Path) -> tuple[Grammar | None, list[Problem]]:
 
 
 def _suite_path(root: Path, suite_id: str) -> Path | None:
-    for suffix in YAML_SUFFIXES:
-        path = root / "suites" / f"{suite_id}{suffix}"
-        if path.is_file():
-            return path
-    return None
+    """The one suite file of ``suite_id``; a :class:`RegistryError` when another suite file
+    declares the same ``suite_id`` (``validate`` reports it too: a run must not pick one)."""
+    found = [p for p in (root / "suites" / f"{suite_id}{s}" for s in YAML_SUFFIXES)
+             if os.path.lexists(p) and not p.is_dir()]
+    if not found:
+        return None
+    others = []
+    for path in _yaml_files(root / "suites"):
+        if path == found[0]:
+            continue
+        if path in found or _declared_suite_id(path) == suite_id:
+            others.append(_rel(root, path))
+    if others:
+        raise RegistryError([Problem(
+            _rel(root, found[0]), None, "suite_id", "duplicate_id",
+            f"suite_id {suite_id!r} is also defined in {', '.join(others)}")], root=str(root))
+    return found[0]
+
+
+def _declared_suite_id(path: Path) -> str | None:
+    """The ``suite_id`` a suite file declares, when it parses (else ``None``)."""
+    doc, _ = parse_yaml(path, path.name)
+    value = doc.data.get("suite_id") if doc is not None else None
+    return value if isinstance(value, str) else None
 
 
 def _known_case_ids(root: Path) -> set[str]:

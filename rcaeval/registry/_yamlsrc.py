@@ -3,6 +3,7 @@ onto registry problems naming the file, the YAML line and the dotted field."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -10,6 +11,8 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from rcaeval._inputs import read_input
+from rcaeval.errors import RcaevalError
 from rcaeval.registry._common import Problem
 
 YamlPath = tuple[str | int, ...]
@@ -193,10 +196,11 @@ def _compose_fast(text: str) -> tuple[yaml.Node | None, Any] | None:
 def parse_yaml(path: Path, rel: str) -> tuple[YamlDoc | None, list[Problem]]:
     """Parse one YAML file. Syntax errors, unreadable or non-UTF-8 files, alias bombs,
     excessive nesting and duplicate keys are problems."""
-    try:
-        data_bytes = path.read_bytes()
-    except OSError as exc:
-        return None, [Problem(rel, None, "", "unreadable", f"cannot read file: {exc}")]
+    try:  # a regular file within the registry cap: never a FIFO or /dev/urandom
+        data_bytes = read_input(path, "registry")
+    except RcaevalError as exc:
+        return None, [Problem(rel, None, "", "unreadable",
+                              f"cannot read file: {getattr(exc, 'message', exc)}")]
     try:
         text = data_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -253,7 +257,43 @@ def _document(rel: str, node: yaml.Node | None, data: Any
                     f"the document must be a YAML mapping (got {kind})")
         )
         return None, problems
+    bad = _escaped_controls(doc)
+    if bad:
+        return None, problems + bad
     return doc, problems
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+"""What no registry text may hold, however it is written (a YAML escape such as ``"\\0"``
+or ``"\\x1b[2J"`` included): C0 and C1 control characters except tab and newlines, DEL,
+and lone surrogates."""
+
+
+def _escaped_controls(doc: YamlDoc) -> list[Problem]:
+    """A problem for every key or string value of ``doc`` holding a :data:`_CONTROL`
+    character (the reader refuses them only when they are written raw)."""
+    out: list[Problem] = []
+    stack: list[tuple[Any, YamlPath]] = [(doc.data, ())]
+    while stack and len(out) < 10:
+        cur, path = stack.pop()
+        if isinstance(cur, dict):
+            for k, v in cur.items():
+                if isinstance(k, str) and _CONTROL.search(k):
+                    out.append(_control_problem(doc, path, k, "key"))
+                stack.append((v, (*path, k if isinstance(k, str | int) else str(k))))
+        elif isinstance(cur, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(cur))
+        elif isinstance(cur, str) and _CONTROL.search(cur):
+            out.append(_control_problem(doc, path, cur, "value"))
+    return sorted(out, key=lambda p: (p.line or 0, p.field))
+
+
+def _control_problem(doc: YamlDoc, path: YamlPath, text: str, what: str) -> Problem:
+    found = _CONTROL.search(text)
+    code = ord(found.group(0)) if found else 0
+    return Problem(doc.file, doc.line_of(path), dotted(path), "unreadable",
+                   f"the {what} holds control character U+{code:04X} (written as a YAML "
+                   "escape); only tab and newlines are allowed")
 
 
 def _error_path(data: Any, loc: tuple[str | int, ...]) -> tuple[YamlPath, str | None]:

@@ -181,7 +181,8 @@ def create_workspace(
 
 
 def copy_tree_strict(src: Path, dst: Path) -> None:
-    """Copy regular files and dirs of ``src`` to ``dst``; refuse symlinks and special files.
+    """Copy regular files and dirs of ``src`` to ``dst``; refuse symlinks, hard links and
+    special files.
 
     Nothing is skipped: the copy is whole, or the case fails with an :class:`InputError`
     naming the offending file (a symlink, a special file, a judge-only name). The walk is
@@ -231,6 +232,10 @@ def copy_tree_strict(src: Path, dst: Path) -> None:
                 names.append(name)
                 frames.append((_sorted_names(sfd), _ident(sfd), _ident(dfd)))
             elif stat.S_ISREG(est.st_mode):
+                if est.st_nlink > 1:  # perhaps judge.yaml under another name
+                    raise InputError("hard link in incident data (it may be a judge-only "
+                                     "file under another name); refusing to copy",
+                                     file=str(where))
                 _copy_file_nofollow(name, sfd, dfd)
             else:
                 raise InputError("not a regular file in incident data", file=str(where))

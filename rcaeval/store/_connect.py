@@ -18,6 +18,7 @@ import duckdb
 
 from rcaeval._paths import default_db_path, read_query
 from rcaeval.errors import InputError, NotFoundError
+from rcaeval.store._damage import note_opened
 from rcaeval.store._migrations import (
     applied_migrations,
     apply_migration,
@@ -339,6 +340,7 @@ def open_connection(
             raise NotFoundError(f"no store at {path}; create it with `rcaeval db init`")
         if not read_only:
             path.parent.mkdir(parents=True, exist_ok=True)
+        note_opened(str(path))
         try:
             con = _connect_waiting(path, read_only=read_only,
                                    lock_timeout=resolve_lock_timeout(lock_timeout),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 from rcaeval._paths import read_statement
+from rcaeval._vocab import BUCKET_STATUSES, CASE_RUN_STATUSES, RUN_STATUSES, VERDICTS
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.store._migrations import MIGRATIONS_TABLE
 from rcaeval.store._sqlnames import quote_ident, table_columns
@@ -81,6 +82,29 @@ def _export_version(store: Store, path: Path) -> int:
     return int(row[0]) if row and row[0] is not None else 0
 
 
+IMPORT_DOMAINS: dict[str, dict[str, tuple[str, ...]]] = {
+    "eval_judgment": {"verdict": VERDICTS},
+    "eval_runs": {"status": RUN_STATUSES},
+    "eval_case_runs": {"status": CASE_RUN_STATUSES},
+    "eval_bucket": {"status": BUCKET_STATUSES},
+}
+"""Enumerated columns an import checks: a value outside its list refuses the file."""
+
+
+def _check_domain(store: Store, path: Path, column: str, allowed: tuple[str, ...]) -> None:
+    try:
+        rows = store.con.execute(
+            read_statement("store/parquet_bad_values.sql", column=quote_ident(column)),
+            [str(path), list(allowed)]).fetchall()
+    except duckdb.Error as exc:
+        raise InputError(f"not a readable Parquet file: {_brief(exc)}", file=str(path),
+                         field=column) from exc
+    if rows:
+        bad = ", ".join(repr(r[0]) for r in rows)
+        raise InputError(f"{bad} is not a valid {column} (one of {', '.join(allowed)}); "
+                         "nothing was imported", file=str(path), field=column)
+
+
 def import_parquet(store: Store, directory: Path, *, mode: str = "append") -> dict[str, int]:
     """Load ``<table>.parquet`` files into the store.
 
@@ -125,6 +149,10 @@ def import_parquet(store: Store, directory: Path, *, mode: str = "append") -> di
             raise InputError(f"no table named {table!r} in the store for this file", file=str(f))
         table_cols = [c for c, _ in table_columns(store.con, table)]
         file_cols = _parquet_columns(store, f)
+        dupes = sorted({c for c in file_cols if file_cols.count(c) > 1})
+        if dupes:
+            raise InputError(f"column(s) {', '.join(dupes)} appear more than once",
+                             file=str(f), field=dupes[0])
         unknown = [c for c in file_cols if c not in table_cols]
         missing = [c for c in table_cols if c not in file_cols]
         if unknown or (missing and not older_export):
@@ -136,6 +164,9 @@ def import_parquet(store: Store, directory: Path, *, mode: str = "append") -> di
             raise InputError(
                 "Parquet columns do not match the table: " + "; ".join(parts), file=str(f)
             )
+        for column, allowed in IMPORT_DOMAINS.get(table, {}).items():
+            if column in file_cols:
+                _check_domain(store, f, column, allowed)
         plan.append((table, f, file_cols))
 
     counts: dict[str, int] = {}
