@@ -46,6 +46,8 @@ from typing import Any
 
 import orjson
 
+from bench.fault_injection_inputs import INPUT_SECTIONS, run_input_section
+
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "data" / "registry"
 THOROUGH = REPO / "data" / "recorded" / "rec-thorough"
@@ -66,6 +68,7 @@ class Tally:
     stranded: int = 0
     outside_reads: int = 0
     differing: int = 0
+    accepted: int = 0
     seconds: float = 0.0
     first_failure: str = ""
 
@@ -313,6 +316,7 @@ def section_bundles(n: int, tmp: Path, seed: int) -> Tally:
 HOSTILE_MODES = {
     "usage_huge": {}, "big_output": {}, "nul_stdout": {"HOSTILE_SIZE": str(40 * 10**6)},
     "deep_tree": {}, "wide_dir": {}, "symlink_runner": {}, "daemon": {},
+    "symlink_workspace": {}, "delete_workspace": {},
 }
 
 
@@ -456,7 +460,7 @@ def section_kill(kills: int, tmp: Path, seed: int) -> Tally:
     return t
 
 
-SECTIONS = ("registry", "harness", "usage", "bundles", "hostile", "kill")
+SECTIONS = ("registry", "harness", "usage", "bundles", *INPUT_SECTIONS, "hostile", "kill")
 
 
 def run(n: int, hostile_rounds: int, kills: int, seed: int, only: list[str] | None = None,
@@ -470,7 +474,8 @@ def run(n: int, hostile_rounds: int, kills: int, seed: int, only: list[str] | No
             count = {"hostile": hostile_rounds, "kill": kills}.get(name, n)
             progress(f"{name}: {count}")
             started = time.monotonic()
-            tally = globals()[f"section_{name}"](count, sub, seed)
+            tally = (run_input_section(name, count, sub, seed, Tally, _run_given)
+                     if name in INPUT_SECTIONS else globals()[f"section_{name}"](count, sub, seed))
             tally.seconds = round(time.monotonic() - started, 1)
             out.append(tally)
     return out
@@ -478,9 +483,10 @@ def run(n: int, hostile_rounds: int, kills: int, seed: int, only: list[str] | No
 
 def table(tallies: list[Tally]) -> str:
     cols = ("inputs", "crashes", "hangs", "lost", "duplicated", "stranded", "outside_reads",
-            "differing", "seconds")
+            "differing", "accepted", "seconds")
     head = ("| section | inputs tried | crashes | hangs | lost judgments | duplicated "
-            "judgments | stranded runs | outside reads | differing verdicts | seconds |")
+            "judgments | stranded runs | outside reads | differing verdicts | wrongly accepted "
+            "| seconds |")
     lines = [head, "|---|" + "---:|" * len(cols)]
     for t in tallies:
         lines.append(f"| {t.section} | " + " | ".join(str(getattr(t, c)) for c in cols) + " |")
@@ -511,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
             if tally.first_failure:
                 print(f"{tally.section}: {tally.first_failure}")
     bad = any(t.crashes or t.hangs or t.lost or t.duplicated or t.stranded or t.outside_reads
-              or t.differing for t in tallies)
+              or t.differing or t.accepted for t in tallies)
     return 1 if bad else 0
 
 

@@ -8,6 +8,7 @@ import pyarrow as pa
 import pytest
 
 import rcaeval.store as st
+from rcaeval.store._parquet import IMPORT_DOMAINS
 
 _TZ_PLUS2 = timezone(timedelta(hours=2))
 
@@ -65,7 +66,10 @@ def fill_table(store: st.Store, table: str, rows: int = 3) -> pa.Table:
         "WHERE table_name = ? ORDER BY column_index",
         [table],
     ).fetchall()
-    frame = pa.table({col: _column(dtype, col, rows, nullable) for col, dtype, nullable in meta})
+    domains = IMPORT_DOMAINS.get(table, {})  # enumerated columns hold their own values
+    frame = pa.table({col: pa.array([domains[col][i % len(domains[col])] for i in range(rows)],
+                                    pa.string()) if col in domains
+                      else _column(dtype, col, rows, nullable) for col, dtype, nullable in meta})
     store.write_frame(table, frame)
     return frame
 
