@@ -1,6 +1,7 @@
 """The fault-injection suite (bench/fault_injection.py) at a small count: every section must
 end with zero crashes, hangs, lost or duplicated judgments, stranded runs, outside reads and
-differing verdicts, wrongly accepted inputs. `python -m bench.fault_injection --n 2000` runs thousands of inputs."""
+differing verdicts and wrongly accepted inputs. `python -m bench.fault_injection --n 2000`
+runs thousands of inputs."""
 
 from __future__ import annotations
 
