@@ -55,7 +55,7 @@ def check_python() -> list[Check]:
         except ImportError as exc:
             missing.append(f"{name} ({exc})")
     out.append(Check("packages", "fail", "cannot import " + ", ".join(missing),
-                     "pip install -e '.[dev,acp]' (or: make venv)") if missing else
+                     "pip install rcaeval-judge (in a checkout: make venv)") if missing else
                Check("packages", "ok", ", ".join(REQUIRED_PACKAGES) + " import"))
     try:
         importlib.import_module("acp")
@@ -67,8 +67,10 @@ def check_python() -> list[Check]:
     if exe:
         out.append(Check("command", "ok", f"rcaeval on PATH: {exe}"))
     else:
+        bin_dir = Path(sys.executable).parent  # the environment rcaeval is installed in
         out.append(Check("command", "warn", "rcaeval is not on PATH (it is installed in the "
-                         "virtualenv)", "source .venv/bin/activate, or call .venv/bin/rcaeval"))
+                         f"virtualenv {bin_dir.parent})",
+                         f"source {bin_dir / 'activate'}, or call {bin_dir / 'rcaeval'}"))
     return out
 
 

@@ -95,7 +95,7 @@ def test_wheel_without_extras_in_a_fresh_venv(tmp_path: Path) -> None:
     work = tmp_path / "work"  # outside the checkout: the data root is ./data
     work.mkdir()
     env = {k: v for k, v in cli_env().items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env["PATH"] = f"{env_dir / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = os.pathsep.join(("/usr/bin", "/bin"))  # the venv is not activated
 
     def rc(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([exe, *args], capture_output=True, text=True, timeout=300,
@@ -110,5 +110,7 @@ def test_wheel_without_extras_in_a_fresh_venv(tmp_path: Path) -> None:
     d = rc("doctor")
     assert d.returncode == 0, d.stdout + d.stderr
     assert "warn acp:" in d.stdout and "ok store:" in d.stdout
+    # the fix names this environment, not a checkout's .venv
+    assert f"source {env_dir / 'bin' / 'activate'}, or call {exe}" in d.stdout
     a = rc("run", "--suite", "smoke", "--agent", ACP_SPEC, "--no-progress")
     assert a.returncode == 3 and EXTRA in a.stderr, a.stdout + a.stderr
