@@ -27,9 +27,9 @@ CAPS: dict[str, int] = {
     "config": 1 * MiB,
 }
 """The largest file each kind of input may be, in bytes: ``harness`` responses (JSON, JSONL,
-Parquet), ``registry`` YAML files (one case.yaml, judge.yaml or suite file), release
-``captures`` and ``reviews``, ``offline`` fixtures and answer files, ``db import`` Parquet,
-small ``config`` files (semantic, key files)."""
+Parquet), ``registry`` YAML files (one case.yaml, judge.yaml or suite file), ``offline``
+fixtures, and caps ready for release ``captures`` / ``reviews``, ``db import`` Parquet and
+small ``config`` files (semantic, key files) as their readers adopt this helper."""
 
 _KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
           stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory"}

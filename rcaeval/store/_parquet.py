@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from rcaeval._inputs import check_input_file
 from rcaeval._paths import read_statement
 from rcaeval._vocab import BUCKET_STATUSES, CASE_RUN_STATUSES, RUN_STATUSES, VERDICTS
 from rcaeval.errors import InputError, NotFoundError
@@ -120,7 +121,9 @@ def import_parquet(store: Store, directory: Path, *, mode: str = "append") -> di
         raise InputError(f"import mode must be one of {', '.join(IMPORT_MODES)}, got {mode!r}")
     if not directory.is_dir():
         raise NotFoundError(f"no such directory: {directory}")
-    files = sorted(p for p in directory.glob("*.parquet") if p.is_file())
+    files = sorted(p for p in directory.glob("*.parquet") if not p.is_dir())
+    for f in files:  # a FIFO or device named *.parquet is refused, not skipped (or read)
+        check_input_file(f, "import")
     if not files:
         raise InputError("no <table>.parquet files to import", file=str(directory))
 
