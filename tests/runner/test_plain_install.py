@@ -6,6 +6,7 @@ extras into a fresh virtualenv outside the checkout."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import venv
@@ -61,8 +62,7 @@ def test_demo_without_the_acp_extra(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     assert f"skipping the example ACP agent: the acp extra is not installed ({EXTRA})" \
         in r.stdout
-    assert "demo-thorough          13 pass, 0 fail, 0 invalid" in r.stdout
-    assert "demo-example-acp" not in r.stdout
+    assert re.search(r"✓\s+demo-thorough\s+13 pass\s+13 pass", r.stdout), r.stdout
 
 
 def _wheel(tmp_path: Path) -> Path:
