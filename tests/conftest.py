@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+# CI services export CI=true, which makes `--sandbox auto` refuse to run unsandboxed. The suite
+# must mean the same on a laptop and in CI: tests of that behaviour set CI themselves.
+os.environ.pop("CI", None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
