@@ -60,6 +60,8 @@ def test_wheel_layout_finds_the_same_notebooks() -> None:
 FACADES = {
     "rcaeval.authoring": {
         "AnswerJudgment", "DetectorDecision", "DraftedCase", "draft_case", "try_answer"},
+    "rcaeval.ingest": {
+        "append_log_lines", "incident_update", "log_name", "merge_records", "source_error"},
     "rcaeval.judge": {
         "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION", "JUDGMENT_FILE",
         "JUDGMENT_VERSION", "CaseRules", "JudgeFrames", "case_anchor", "explain_html",
