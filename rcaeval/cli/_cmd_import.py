@@ -16,8 +16,6 @@ def register(app: typer.Typer) -> None:
 
     mods = [m.name for m in sorted(pkgutil.iter_modules(cli.__path__), key=lambda m: m.name)
             if m.name.startswith("_import_")]
-    if not mods:
-        return
     import_app = typer.Typer(
         name="import",
         help="Import real telemetry exports into a case's incident/ dir, or a public RCA "

@@ -27,6 +27,7 @@ SHORT_HELP: dict[str, str] = {
     "bundle": "The run-bundle SDK",
     "bundle lint": "Check a bundle against the contract",
     "case": "Author and check one registry case",
+    "import": "Import real telemetry, or a public RCA corpus as cases",
     "case new": "Draft a case's files from incident data",
     "case try": "Judge one answer against a case",
     "case prove": "Prove each case: oracle passes, lazy and wrong fail",
