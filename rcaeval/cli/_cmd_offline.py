@@ -51,14 +51,28 @@ def register(app: typer.Typer) -> None:
         "false novel result, evidence-link precision or recall below 100%, an incorrect "
         "abstention, or unsafe output. " + EXIT_HELP))
     def novel_gate(
-        fixtures: Annotated[Path, typer.Option("--fixtures", help="JSONL capture fixtures.")],
+        fixtures: Annotated[Path | None, typer.Option(
+            "--fixtures", help="JSONL capture fixtures (a capture/1 export is detected).")
+        ] = None,
+        captures: Annotated[Path | None, typer.Option(
+            "--captures", help="A capture/1 export (JSONL, Parquet or a directory), as "
+            "`release metrics` reads it.")] = None,
+        reviews: Annotated[Path | None, typer.Option(
+            "--reviews", help="--captures: operator reviews labelling unlabelled captures.")
+        ] = None,
+        window: Annotated[str | None, typer.Option(
+            "--window", help="--captures: START..END on captured_at (UTC, half-open).")
+        ] = None,
+        stage: Annotated[str | None, typer.Option(
+            "--stage", help="--captures: grade one stage only.")] = None,
         json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         cases_out: Annotated[Path | None, typer.Option(
             "--cases-out", help="Write the per-case rows (.parquet, else JSONL).")] = None,
     ) -> None:
         from rcaeval.offline._commands import gate_command
 
-        raise typer.Exit(gate_command(fixtures, json_out, cases_out))
+        raise typer.Exit(gate_command(fixtures, json_out, cases_out, captures=captures,
+                                      reviews=reviews, window=window, stage=stage))
 
     @offline.command("sample")
     def sample(

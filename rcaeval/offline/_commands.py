@@ -100,17 +100,33 @@ def score_command(fixtures: Path, min_top1: float | None, baseline: Path | None,
     return _exit(s.failures, s.errors)
 
 
-def gate_command(fixtures: Path, as_json: bool, cases_out: Path | None) -> int:
+def gate_command(fixtures: Path | None, as_json: bool, cases_out: Path | None, *,
+                 captures: Path | None = None, reviews: Path | None = None,
+                 window: str | None = None, stage: str | None = None) -> int:
+    from rcaeval.errors import InputError
+    from rcaeval.offline._captures import read_capture_fixtures
     from rcaeval.offline._gate import novel_gate
 
+    if (fixtures is None) == (captures is None):
+        raise InputError("give exactly one of --fixtures and --captures", field="--fixtures")
+    if captures is None and (reviews or window or stage):
+        raise InputError("--reviews, --window and --stage go with --captures",
+                         field="--captures")
     if cases_out is not None:
         check_output_file(cases_out, field="--cases-out")
-    g = novel_gate(fixtures)
+    source = fixtures if captures is None else read_capture_fixtures(
+        captures, reviews=reviews, window=window, stage=stage)
+    g = novel_gate(source)
+    shown = captures or fixtures
     report_errors(g.errors)
+    if g.ungraded:
+        _ERR.print(f"[yellow]{len(g.ungraded)} capture(s) not graded[/yellow]: no case type "
+                   "label (their own labels or an operator review with their analysis_hash; "
+                   "--reviews)")
     if as_json:
         print(orjson.dumps(g.as_dict(), option=orjson.OPT_INDENT_2).decode())
     else:
-        _OUT.print(metrics_table(f"novel-incident gate: {escape(str(fixtures))}", g.metrics))
+        _OUT.print(metrics_table(f"novel-incident gate: {escape(str(shown))}", g.metrics))
         for f in g.failures:
             _OUT.print(f"[red]FAIL[/red] {escape(f)}")
         _OUT.print("[green]gate passed[/green]" if g.ok else "[red]gate failed[/red]")

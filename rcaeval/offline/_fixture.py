@@ -115,12 +115,14 @@ class FixtureError:
 
 @dataclass(slots=True)
 class FixtureSet:
-    """The valid fixtures of one file (with their line numbers) and the invalid lines."""
+    """The valid fixtures of one file (with their line numbers), the invalid lines, and (for
+    a capture export) the valid captures left ungraded because nothing labels them."""
 
     path: str
     fixtures: list[Fixture] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     errors: list[FixtureError] = field(default_factory=list)
+    skipped: list[FixtureError] = field(default_factory=list)
 
     def familiar_families(self) -> list[str]:
         """Default familiar families: the expected families of the known cases."""

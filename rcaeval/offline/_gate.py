@@ -39,6 +39,8 @@ class GateReport:
     cases: pl.DataFrame
     errors: list[FixtureError]
     failures: list[str] = field(default_factory=list)
+    ungraded: list[FixtureError] = field(default_factory=list)
+    """Captures of an export left ungraded because nothing labels them (not a failure)."""
 
     @property
     def ok(self) -> bool:
@@ -47,6 +49,7 @@ class GateReport:
     def as_dict(self) -> dict[str, Any]:
         return {"fixtures": self.fixtures, "ok": self.ok, "failures": list(self.failures),
                 "errors": [e.as_dict() for e in self.errors],
+                "ungraded": [e.as_dict() for e in self.ungraded],
                 "metrics": self.metrics.to_dicts(), "cases": self.cases.to_dicts()}
 
 
@@ -69,13 +72,15 @@ def _case_failures(row: dict[str, Any]) -> list[str]:
 def novel_gate(
     fixtures: FixtureSet | str | Path, con: duckdb.DuckDBPyConnection | None = None,
 ) -> GateReport:
-    """Run the gate over a capture fixture file (same format as `offline score`)."""
+    """Run the gate over a capture fixture file (same format as `offline score`), a
+    ``capture/1`` export (JSONL, Parquet or a directory), or a loaded :class:`FixtureSet`
+    (``read_capture_fixtures(export, reviews=..., window=..., stage=...)``)."""
     fs, metrics, cases = evaluate(fixtures, gate_metric_names(), con)
     cases = cases.select(GATE_CASE_COLUMNS)
     failing = [[f"{r['case_id']}: {f}" for f in _case_failures(r)]
                for r in cases.iter_rows(named=True)]
     cases = cases.with_columns(pl.Series("failures", failing, dtype=pl.List(pl.Utf8)))
-    rep = GateReport(fs.path, metrics, cases, fs.errors)
+    rep = GateReport(fs.path, metrics, cases, fs.errors, ungraded=fs.skipped)
     m = {r["metric"]: r for r in metrics.iter_rows(named=True)}
     for name, what in (("novel_gate_false_novel", "false novel result(s)"),
                        ("novel_gate_incorrect_abstention", "incorrect abstention(s)"),

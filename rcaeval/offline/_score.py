@@ -77,7 +77,13 @@ class OfflineScore:
 
 
 def _as_set(fixtures: FixtureSet | str | Path) -> FixtureSet:
-    return fixtures if isinstance(fixtures, FixtureSet) else read_fixtures(fixtures)
+    """A fixture file, or a ``capture/1`` export (graded directly, rcaeval/offline/_captures.py)."""
+    if isinstance(fixtures, FixtureSet):
+        return fixtures
+    from rcaeval.offline._captures import is_capture_export, read_capture_fixtures
+
+    return read_capture_fixtures(fixtures) if is_capture_export(fixtures) \
+        else read_fixtures(fixtures)
 
 
 def evaluate(
