@@ -51,6 +51,7 @@ from rcaeval.charts._palette import (
     verdict_scale,
 )
 from rcaeval.charts._tables import show_table, table_html
+from rcaeval.charts._trajectory import case_trajectory, trajectory_by, trajectory_chart
 from rcaeval.charts._trend import (
     left_out_note,
     release_trend,
@@ -71,6 +72,7 @@ __all__ = [
     "bucket_pass_rates",
     "captures_chart",
     "case_scores",
+    "case_trajectory",
     "category_scale",
     "chart_svg",
     "comparison_scale",
@@ -89,6 +91,8 @@ __all__ = [
     "show_chart",
     "show_table",
     "table_html",
+    "trajectory_by",
+    "trajectory_chart",
     "trend_chart",
     "verdict_chart",
     "verdict_counts",

@@ -20,6 +20,7 @@ import pyarrow as pa
 from rcaeval._ids import child_path
 from rcaeval._paths import read_query, read_statement
 from rcaeval.judge._pipeline import JudgeFrames, sql_digest
+from rcaeval.judge._trajectory import sections as trajectory_sections
 from rcaeval.store import base_tables
 
 JUDGMENT_VERSION = 1
@@ -107,6 +108,7 @@ def build_packets(frames: JudgeFrames, *, judge_version: str) -> dict[tuple[str,
                                                  ("run_id", "case_id", "fact", "value")):
         facts[(run_id, case_id)][fact] = value
     scope = {(r[0], r[1]): r[2:] for r in _columns(frames.scope, _SCOPE_COLS)}
+    traj = trajectory_sections(frames.trajectory, frames.trajectory_tools)
     out: dict[tuple[str, str], bytes] = {}
     for (run_id, case_id, case_type, rules_hash, scoring_profile, verdict, subtype, step, score,
          raw_score, hard_gate, reason) in _columns(frames.judgments, _JUDGMENT_COLS):
@@ -137,6 +139,7 @@ def build_packets(frames: JudgeFrames, *, judge_version: str) -> dict[tuple[str,
             },
             "buckets": buckets.get(key, []),
             "facts": dict(sorted(facts.get(key, {}).items())),
+            **traj.get(key, {}),
         }
         out[key] = orjson.dumps(packet, option=orjson.OPT_INDENT_2) + b"\n"
     return out
@@ -207,13 +210,15 @@ def write_results(
         con.execute("BEGIN TRANSACTION")
         try:
             for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
-                          "eval_detector_hit", *_present(con, SHADOW_TABLES)):
+                          "eval_detector_hit", "eval_trajectory", "eval_trajectory_tool",
+                          *_present(con, SHADOW_TABLES)):
                 con.execute(read_statement("judge/delete_scope.sql", table=table))
             con.execute(read_query("judge/write_facts.sql"))
             con.execute(read_query("judge/write_checks.sql"))
             con.execute(read_query("judge/write_detector_hits.sql"))
             con.execute(read_query("judge/write_buckets.sql"))
             con.execute(read_query("judge/write_judgments.sql"))
+            con.execute(read_query("judge/write_trajectory.sql"))
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")

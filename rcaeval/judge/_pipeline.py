@@ -12,7 +12,7 @@ tables (see :mod:`rcaeval.judge._load`). The judged set is ``keys`` (default: ev
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
@@ -20,6 +20,7 @@ import polars as pl
 import pyarrow as pa
 
 from rcaeval._paths import queries_dir, read_query
+from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
 from rcaeval._vocab import BUCKETS, EVIDENCE_METHODS
 from rcaeval.errors import InputError
 from rcaeval.extract import elided_table
@@ -75,6 +76,8 @@ class JudgeFrames:
     checks: pl.DataFrame
     facts: pl.DataFrame
     scope: pl.DataFrame
+    trajectory: pl.DataFrame = field(default_factory=pl.DataFrame)
+    trajectory_tools: pl.DataFrame = field(default_factory=pl.DataFrame)
 
 
 def sql_digest() -> str:
@@ -292,7 +295,7 @@ def run_judge_sql(
 
 
 STEPS = ("check_scope", "profiles", "elided_json", "detector_hits", "method_union", "semantic",
-         "bucket_union")
+         "bucket_union", "usage_bounds")
 """The ``!step`` names the stage manifest may use (tests/judge/test_stages.py checks it uses
 exactly these, and names only SQL files that exist)."""
 
@@ -304,6 +307,11 @@ def _run_stages(con: duckdb.DuckDBPyConnection, names: tuple[str, ...],
             steps[name[1:]]()
         else:
             _run(con, name)
+
+
+def _usage_bounds(con: duckdb.DuckDBPyConnection) -> None:
+    """``j_usage_bounds``: the usage bounds of rcaeval._usage, for judge/trajectory.sql."""
+    _run(con, "judge/usage_bounds.sql", {"max_tokens": MAX_TOKENS, "max_cost": MAX_COST_USD})
 
 
 def _elided_json(con: duckdb.DuckDBPyConnection) -> None:
@@ -341,7 +349,7 @@ def _temp_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
 def score_and_verdict(con: duckdb.DuckDBPyConnection) -> JudgeFrames:
     """Scores, verdicts and banding over ``j_bucket`` / ``j_scope`` / ``j_profile`` /
     ``j_band`` (already on the connection); returns every frame."""
-    _run_stages(con, stages()["score"], {})
+    _run_stages(con, stages()["score"], {"usage_bounds": lambda: _usage_bounds(con)})
     order = {"buckets": list(BUCKETS)}
     judgments = con.sql(read_query("judge/frame_judgments.sql")).pl()
     buckets = con.sql(read_query("judge/frame_buckets.sql"), params=order).pl()
@@ -350,6 +358,9 @@ def score_and_verdict(con: duckdb.DuckDBPyConnection) -> JudgeFrames:
     facts = (con.sql(read_query("judge/frame_facts.sql")).pl()
              if _temp_table(con, "j_fact") else pl.DataFrame())
     scope = con.sql(read_query("judge/frame_scope.sql")).pl()
+    trajectory = con.sql(read_query("judge/frame_trajectory.sql")).pl()
+    tools = con.sql(read_query("judge/frame_trajectory_tools.sql")).pl()
     return JudgeFrames(
-        judgments=judgments, buckets=buckets, checks=checks, facts=facts, scope=scope
+        judgments=judgments, buckets=buckets, checks=checks, facts=facts, scope=scope,
+        trajectory=trajectory, trajectory_tools=tools,
     )

@@ -10,6 +10,7 @@ rule table of migration 0002, keyed by ``(case_id, rules_hash)``.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from rcaeval.judge._jsonpath import compile_path
 
 RULE_TABLES: tuple[str, ...] = (
     "rule_check", "rule_condition", "rule_detector", "rule_bucket_param", "rule_truth",
+    "rule_budget",
 )
 
 SOFT_CHECK_IDS = frozenset({"attempted_events_collection_persisted"})
@@ -62,6 +64,10 @@ SCHEMAS: dict[str, pa.Schema] = {
     ]),
     "rule_truth": pa.schema([
         ("case_id", _S), ("rules_hash", _S), ("family", _S), ("component", _S),
+    ]),
+    "rule_budget": pa.schema([
+        ("case_id", _S), ("rules_hash", _S), ("max_steps", pa.int32()),
+        ("max_tokens", pa.int64()), ("max_seconds", pa.float64()), ("enforce", pa.bool_()),
     ]),
 }
 
@@ -157,6 +163,19 @@ def _condition_row(case_id: str, where: str, cond: Mapping[str, Any]) -> dict[st
     return row
 
 
+def _budget_row(case_id: str, budget: Mapping[str, Any]) -> dict[str, Any]:
+    """``efficiency:`` as a rule_budget row (the model validated it; a raw dict is checked)."""
+    row: dict[str, Any] = {"enforce": bool(budget.get("enforce", False))}
+    for key, cast in (("max_steps", int), ("max_tokens", int), ("max_seconds", float)):
+        value = budget.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                  or not math.isfinite(value) or value < 0):
+            raise _err(case_id, f"efficiency.{key}", f"{key} must be a number >= 0, got "
+                       f"{value!r}")
+        row[key] = None if value is None else cast(value)
+    return row
+
+
 def flatten_rules(
     case_id: str, judge_doc: Mapping[str, Any], *, rules_hash: str | None = None
 ) -> dict[str, pa.Table]:
@@ -245,6 +264,10 @@ def flatten_rules(
         rows["rule_truth"].append({"case_id": case_id, "rules_hash": rh,
                                    "family": str(truth["family"]),
                                    "component": truth.get("component")})
+    budget = judge_doc.get("efficiency")
+    if isinstance(budget, Mapping):
+        rows["rule_budget"].append({"case_id": case_id, "rules_hash": rh,
+                                    **_budget_row(case_id, budget)})
     return {
         t: pa.Table.from_pylist(rows[t], schema=SCHEMAS[t]) for t in RULE_TABLES
     }

@@ -205,6 +205,30 @@ class ProofSpec(BaseModel):
         "and this reason instead of proving it.")
 
 
+class EfficiencyBudget(BaseModel):
+    """``efficiency:``: optional budgets of one case run (docs/registry.md, "Efficiency
+    budgets"). Over budget is reported in the judgment's ``efficiency`` section; it changes the
+    verdict only with ``enforce: true``."""
+
+    model_config = _STRICT
+    max_steps: int | None = Field(default=None, ge=0, description="Most tool calls (steps).")
+    max_tokens: int | None = Field(default=None, ge=0,
+                                   description="Most input + output tokens the agent reported.")
+    max_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False,
+                                      description="Most wall-clock seconds of the case run.")
+    enforce: bool = Field(
+        default=False, description="Opt in: an over-budget case that would pass is judged "
+        "fail (subtype over_budget, precedence step 12, score capped at the profile's "
+        "no-gate ceiling).")
+
+    @model_validator(mode="after")
+    def _some_budget(self) -> EfficiencyBudget:
+        if self.max_steps is None and self.max_tokens is None and self.max_seconds is None:
+            raise ValueError("efficiency needs at least one of max_steps, max_tokens, "
+                             "max_seconds")
+        return self
+
+
 class JudgeSpec(BaseModel):
     """``cases/<case_id>/judge.yaml``: ground truth, output detectors and per-bucket checks."""
 
@@ -217,6 +241,17 @@ class JudgeSpec(BaseModel):
     proof: ProofSpec | None = Field(
         default=None, description="Proof exemption (rcaeval case prove); omitted: the case "
         "must be proven.")
+    efficiency: EfficiencyBudget | None = Field(
+        default=None, description="Budgets of steps, tokens and seconds (reported as the "
+        "judgment's efficiency section; verdict-changing only with enforce: true).")
+
+    @model_serializer(mode="wrap")
+    def _drop_unset_efficiency(self, handler: SerializerFunctionWrapHandler) -> dict:
+        # a spec without budgets serialises as before the key existed (rules_hash unchanged)
+        data = handler(self)
+        if isinstance(data, dict) and data.get("efficiency") is None:
+            data.pop("efficiency", None)
+        return data
 
 
 def apply_registry_grammar(spec: JudgeSpec, registry_grammar: Grammar | None) -> JudgeSpec:

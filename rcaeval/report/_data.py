@@ -51,6 +51,8 @@ class RunData:
     known cases whose answer names the registry's ground-truth family, with its interval."""
     file_problems: pl.DataFrame | None = None
     """Files extraction could not parse or read (queries/report/file_problems.sql)."""
+    trajectory: pl.DataFrame | None = None
+    """Per-case trajectory and efficiency (queries/report/trajectory.sql)."""
 
     @property
     def run_id(self) -> str:
@@ -73,6 +75,12 @@ class RunData:
         if self.file_problems is None:
             return []
         return self.file_problems.filter(pl.col("case_id") == case_id).to_dicts()
+
+    def trajectory_of(self, case_id: str) -> dict[str, Any] | None:
+        if self.trajectory is None or not self.trajectory.height:
+            return None
+        rows = self.trajectory.filter(pl.col("case_id") == case_id).to_dicts()
+        return rows[0] if rows else None
 
     def penalties_of(self, case_id: str) -> list[dict[str, Any]]:
         return self.penalties.filter(pl.col("case_id") == case_id).to_dicts()
@@ -106,6 +114,7 @@ def load_run(store: Store, run_id: str) -> RunData:
         known_top1=compute_metrics(store.con, [KNOWN_TOP1_METRIC], {"run_id": run_id})
         .row(0, named=True),
         file_problems=_query(store, "file_problems", {"run_id": run_id}),
+        trajectory=_query(store, "trajectory", {"run_id": run_id}),
     )
 
 

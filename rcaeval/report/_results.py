@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from rcaeval._vocab import CASE_OUTCOMES as OUTCOMES
+from rcaeval.report._trajectory import case_entry, summary_entry
 from rcaeval.stats import DEFAULT_CONFIDENCE
 from rcaeval.store import Store
 
@@ -43,7 +44,8 @@ def _rate(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _attempt(summary: Any, repeat: int, case: Any, row: dict[str, Any],
-             checks: list[dict[str, Any]], parse_errors: list[dict[str, Any]]) -> dict[str, Any]:
+             checks: list[dict[str, Any]], parse_errors: list[dict[str, Any]],
+             trajectory: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "repeat": repeat,
         "run_id": summary.run_id,
@@ -64,6 +66,7 @@ def _attempt(summary: Any, repeat: int, case: Any, row: dict[str, Any],
         "tokens": {k: row.get(k) for k in _TOKENS},
         "cost_usd": row.get("cost_usd"),
         "audit_path": row.get("audit_path"),
+        **case_entry(trajectory),
     }
 
 
@@ -99,7 +102,8 @@ def run_results(store: Store, summaries: Sequence[Any], *, group_id: str | None 
             entry["case_type"] = entry["case_type"] or c.case_type
             entry["attempts"].append(_attempt(s, i, c, rows.get(c.case_id, {}),
                                               data.failing_checks_of(c.case_id),
-                                              perrs.get(c.case_id, [])))
+                                              perrs.get(c.case_id, []),
+                                              data.trajectory_of(c.case_id)))
     counts = dict.fromkeys(OUTCOMES, 0)
     flaky: list[str] = []
     for entry in per_case.values():
@@ -148,6 +152,7 @@ def run_results(store: Store, summaries: Sequence[Any], *, group_id: str | None 
             "duration_s": _sum([a["duration_s"] for a in attempts]),
             "tokens": {t: _sum([a["tokens"][t] for a in attempts]) for t in _TOKENS},
             "cost_usd": _sum([a["cost_usd"] for a in attempts]),
+            "trajectory": summary_entry(list(per_case.values())),
         },
         "cases": [per_case[cid] for cid in sorted(per_case)],
     }

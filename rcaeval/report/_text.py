@@ -27,6 +27,8 @@ from rcaeval.report._fmt import (
     one_line,
     table,
 )
+from rcaeval.report._trajectory import case_block as trajectory_block
+from rcaeval.report._trajectory import summary_lines as trajectory_summary
 from rcaeval.store import Store
 
 REPORT_FILE = "report.txt"
@@ -192,6 +194,7 @@ def render_report(ctx: ReportContext) -> str:
         _kv("case time", f"total {fmt_duration(case_total)}, average "
                          f"{fmt_duration(case_avg)} over {len(durations)} timed cases"),
         *_usage_lines(cases),
+        *trajectory_summary(_trajectory_rows(ctx), _kv),
         *_semantic_lines(ctx),
         "",
         *_baseline_block(ctx),
@@ -205,7 +208,13 @@ def render_report(ctx: ReportContext) -> str:
                        right={3, 5}, indent="  ")
     else:
         lines.append("  (no cases)")
+    lines += trajectory_block(_trajectory_rows(ctx))
     return "\n".join(lines) + "\n"
+
+
+def _trajectory_rows(ctx: ReportContext) -> list[dict[str, Any]]:
+    frame = ctx.data.trajectory
+    return frame.to_dicts() if frame is not None and frame.height else []
 
 
 def _evidence(check: dict[str, Any]) -> str:

@@ -38,7 +38,6 @@ POINTS_MAX = 1000
 EVENT_LIMIT, EVENT_LIMIT_MAX = 50, 200
 QUERY_LIMIT, QUERY_LIMIT_MAX = 20, 100
 MESSAGE_CHARS = 1000
-RECORDED_IDS = 20
 GUARDRAILS = (
     "Do not blame a component without direct evidence from the incident window.",
     "A channel whose tool failed is missing data, not evidence of health.",
@@ -117,18 +116,19 @@ class IncidentTools:
                 if channel == "events":
                     w.milestone("events_query.attempted", tool=tool, status="unavailable")
                 w.channel_error(channel, msg, source=tool)
-                w.milestone("tool.error", tool=tool, status="error", detail=msg, args=shown)
+                w.milestone("tool.error", tool=tool, status="error", detail=msg, args=shown,
+                            channel=channel)
                 raise ToolInputError(msg)
             try:
                 result = fn()
             except (ToolInputError, BundleError) as exc:
                 w.milestone("tool.error", tool=tool, status="error", detail=str(exc),
-                            args=shown)
+                            args=shown, **({"channel": channel} if channel else {}))
                 raise ToolInputError(str(exc)) from exc
             ids = result.get("_ids", [])
             result.pop("_ids", None)
-            w.milestone("tool.call", tool=tool, args=shown, returned=len(ids),
-                        ids=ids[:RECORDED_IDS])
+            w.milestone("tool.call", tool=tool, args=shown, returned=len(ids), ids=ids,
+                        **({"channel": channel} if channel else {}))
             return result
 
     # -- time ranges -------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def _rows(tables, name):
 
 
 def test_flatten_produces_every_rule_table_keyed_by_case_and_hash():
-    spec = judge_spec()
+    spec = judge_spec(lambda raw: raw.update(efficiency={"max_steps": 30}))
     tables = flatten_rules(CASE, spec, rules_hash="h1")
     assert set(tables) == set(RULE_TABLES)
     for name in RULE_TABLES:
@@ -30,6 +30,24 @@ def test_flatten_produces_every_rule_table_keyed_by_case_and_hash():
         assert rows, name
         assert {r["case_id"] for r in rows} == {CASE}
         assert {r["rules_hash"] for r in rows} == {"h1"}
+
+
+def test_efficiency_budgets_flatten_and_leave_rules_hash_alone_when_absent():
+    from rcaeval.registry import JudgeSpec
+
+    plain = judge_spec()
+    assert "efficiency" not in plain  # a spec without budgets serialises as before
+    assert flatten_rules(CASE, plain, rules_hash="h")["rule_budget"].num_rows == 0
+    spec = judge_spec(lambda raw: raw.update(
+        efficiency={"max_steps": 30, "max_seconds": 90.5, "enforce": True}))
+    assert _rows(flatten_rules(CASE, spec, rules_hash="h"), "rule_budget") == [
+        {"case_id": CASE, "rules_hash": "h", "max_steps": 30, "max_tokens": None,
+         "max_seconds": 90.5, "enforce": True}]
+    assert compute_rules_hash(spec) != compute_rules_hash(plain)
+    with pytest.raises(ValueError, match="at least one of max_steps"):
+        JudgeSpec.model_validate({**spec, "efficiency": {"enforce": True}})
+    with pytest.raises(InputError, match="max_steps must be a number >= 0"):
+        flatten_rules(CASE, {**spec, "efficiency": {"max_steps": -1}}, rules_hash="h")
 
 
 def test_flatten_checks_follow_bucket_order_with_defaults_applied():

@@ -40,9 +40,15 @@ def test_explore_renders_slices_and_paired_comparison(store_with_baseline: tuple
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stderr == ""
     text = out.read_text("utf-8")
-    assert text.count("<svg") >= 3
+    assert text.count("<svg") >= 4
     assert "Verdicts by agent" in text and "Bucket pass rates by agent and by case type" in text
     assert "list_contains" in text  # the SQL side of a slice is shown
+    # the trajectory section: medians per agent, a chart, b vs a on steps
+    assert "Trajectory and efficiency" in text and "Trajectory by agent" in text
+    assert "<th>agent_name</th><th>cases</th><th>median_steps</th>" in text
+    assert "<th>case_id</th><th>steps_a</th><th>evidence_step_a</th><th>steps_b</th>" in text
+    assert text.index("Bucket pass rates by agent and by case type") < text.index(
+        "Trajectory by agent")
     m = re.search(r"McNemar \(exact\): pass only in a = (\d+), pass only in b = (\d+)", text)
     assert m and int(m.group(1)) > int(m.group(2))  # thorough passes where shallow fails
     assert not re.search(r"<script[^>]*\bsrc=[\"']https?://", text, re.I)
