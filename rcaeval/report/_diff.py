@@ -4,7 +4,7 @@ regression gate (docs/baselines.md)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from rcaeval.errors import GateFailed, InputError
 from rcaeval.registry import BaselineSpec
 from rcaeval.report._data import RunData, load_run
 from rcaeval.report._suite import SuiteInfo, load_baseline, suite_info
+from rcaeval.report._trajectory import compare_runs
 from rcaeval.store import Store
 
 VERDICT_RANK: dict[str, int] = {"pass": 2, "fail": 1, "invalid": 0}
@@ -51,6 +52,9 @@ class BaselineDiff:
     score_tolerance: float = 0.0
     allow_missing: bool = False
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    trajectory: dict[str, Any] | None = None
+    """The run against the baseline's run on their shared cases' trajectories
+    (rcaeval.report._trajectory.compare_runs), when the baseline's run is in the store."""
 
     @property
     def regressed(self) -> pl.DataFrame:
@@ -281,5 +285,6 @@ def diff_against_baseline(
     elif baseline.suite_id != suite_id:
         raise InputError(f"baseline is for suite {baseline.suite_id!r}, run {run_id!r} for "
                          f"suite {suite_id!r}")
-    return diff_run(data, suite_info(data.run, registry_root), baseline,
-                    score_tolerance=score_tolerance, allow_missing=allow_missing)
+    result = diff_run(data, suite_info(data.run, registry_root), baseline,
+                      score_tolerance=score_tolerance, allow_missing=allow_missing)
+    return replace(result, trajectory=compare_runs(store, baseline.run_id, run_id))

@@ -12,6 +12,7 @@ import orjson
 
 from rcaeval.report._diff import CLASSES, BaselineDiff, display_after
 from rcaeval.report._fmt import NA, fmt_delta, fmt_score, fmt_ts, table
+from rcaeval.report._trajectory import compare_line
 
 FORMATS = ("text", "json", "markdown")
 
@@ -73,6 +74,8 @@ def render_text(diff: BaselineDiff) -> str:
     ]
     lines += [f"gate:          {r}" for r in diff.gate_reasons]
     lines += [f"warning:       {w}" for w in diff.warnings]
+    if diff.trajectory is not None:
+        lines.append(f"trajectory:    {compare_line(diff.trajectory)}")
     changed = diff.changed
     lines.append("")
     if changed.height:
@@ -106,6 +109,8 @@ def render_markdown(diff: BaselineDiff) -> str:
         lines += [f"- {_md_cell(r)}" for r in diff.gate_reasons] + [""]
     if diff.warnings:
         lines += [f"> ⚠️ {_md_cell(w)}" for w in diff.warnings] + [""]
+    if diff.trajectory is not None:
+        lines += [f"**Trajectory:** {_md_cell(compare_line(diff.trajectory))}", ""]
     changed = diff.changed
     if changed.height:
         lines += ["| case | change | verdict | score | Δ score | note |",
@@ -142,6 +147,7 @@ def diff_to_dict(diff: BaselineDiff) -> dict[str, Any]:
         "counts": diff.counts,
         "gating": diff.gating["case_id"].to_list(),
         "warnings": list(diff.warnings),
+        "trajectory": diff.trajectory,
         "cases": diff.frame.to_dicts(),
     }
 

@@ -102,3 +102,27 @@ def summary_entry(cases: list[dict[str, Any]]) -> dict[str, Any]:
         "over_budget": sorted({c["case_id"] for c in cases for a in c["attempts"]
                                if (a.get("efficiency") or {}).get("status") == "over_budget"}),
     }
+
+
+def compare_runs(store: Any, run_a: str, run_b: str) -> dict[str, Any] | None:
+    """Run ``run_b`` against ``run_a`` on their shared cases' trajectories
+    (queries/report/trajectory_compare.sql); ``None`` when they share no case with a
+    trajectory row (e.g. the baseline's run is not in this store)."""
+    from rcaeval._paths import read_query
+
+    row = store.sql(read_query("report/trajectory_compare.sql"),
+                    {"run_a": run_a, "run_b": run_b}).row(0, named=True)
+    return row if row["shared_cases"] else None
+
+
+def compare_line(cmp: dict[str, Any]) -> str:
+    """One line of a run-vs-baseline comparison's trajectory (``before -> after``)."""
+    def pair(key: str, fmt: Any = _num) -> str:
+        return f"{fmt(cmp[key + '_before'])} -> {fmt(cmp[key + '_after'])}"
+
+    return (f"median steps {pair('median_steps')}, reached cited evidence "
+            f"{pair('evidence_reached', str)}, median steps to it "
+            f"{pair('median_evidence_step')} ({pair('median_evidence_seconds', fmt_duration)}), "
+            f"failed calls {pair('failed_calls', str)}, repeated "
+            f"{pair('repeated_calls', str)} over {cmp['shared_cases']} shared cases "
+            "(informational: never gates)")

@@ -188,3 +188,36 @@ def test_long_case_lists_are_abbreviated() -> None:
 
     assert _some(f"c{i}" for i in range(7)) == "c0, c1, c2, c3, c4 and 2 more"
     assert _some(["a", "b"]) == "a, b"
+
+
+def _trajectory_row(run_id: str, case_id: str, steps: int, evidence_step: int | None,
+                    seconds: float | None, failed: int = 0) -> dict:
+    return {"run_id": run_id, "case_id": case_id, "steps": steps, "failed_calls": failed,
+            "repeated_calls": 1, "tools_used": 3, "channels_queried": 2,
+            "evidence_step": evidence_step, "evidence_seconds": seconds,
+            "budget_enforced": False, "efficiency": "no_budget", "over_budget": [],
+            "efficiency_reason": "no budget declared"}
+
+
+def test_trajectory_comparison_with_the_baseline_run(promoted: Env) -> None:
+    """When the baseline's run is in the store with trajectory rows, the diff compares the
+    shared cases' steps and steps to evidence (informational: the gate is unchanged)."""
+    before = diff_against_baseline(promoted.store, "worse-1", promoted.registry)
+    assert before.trajectory is None and "trajectory:" not in render_text(before)
+    rows = [_trajectory_row("base-1", "case-a", 10, 4, 12.0),
+            _trajectory_row("base-1", "case-b", 20, 6, 30.0),
+            _trajectory_row("base-1", "case-d", 99, 1, 1.0),  # not in worse-1: not shared
+            _trajectory_row("worse-1", "case-a", 30, 8, 40.0, failed=2),
+            _trajectory_row("worse-1", "case-b", 50, None, None, failed=1)]
+    promoted.store.con.register("__t", pl.DataFrame(rows).to_arrow())
+    promoted.store.con.execute("INSERT INTO eval_trajectory BY NAME SELECT * FROM __t")
+    promoted.store.con.unregister("__t")
+    d = diff_against_baseline(promoted.store, "worse-1", promoted.registry)
+    assert d.gate_reasons == before.gate_reasons
+    assert d.trajectory["shared_cases"] == 2
+    line = ("median steps 15 -> 40, reached cited evidence 2 -> 1, median steps to it 5 -> 8 "
+            "(21.0s -> 40.0s), failed calls 0 -> 3, repeated 2 -> 2 over 2 shared cases "
+            "(informational: never gates)")
+    assert f"trajectory:    {line}\n" in render_text(d)
+    assert f"**Trajectory:** {line}" in render_markdown(d)
+    assert orjson.loads(render_json(d))["trajectory"]["median_steps_after"] == 40.0
