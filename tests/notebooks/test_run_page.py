@@ -33,7 +33,11 @@ def test_run_page_links_every_case_to_its_drilldown(store_with_baseline: tuple[P
     assert str(out) in proc.stdout and "cases: 13" in proc.stdout
     assert out.with_suffix(".ipynb").is_file()
     text = out.read_text("utf-8")
-    assert text.count("<svg") >= 3
+    assert text.count("<svg") >= 4
+    # the trajectory table and chart (eval_trajectory), between the cases and the drill-down
+    assert "<th>case_id</th><th>verdict</th><th>steps</th><th>failed_calls</th>" in text
+    assert text.index("Trajectory by case type") < text.index(
+        f'id="{case_anchor("tikv-panic-restart-001")}"')
     assert not re.search(r"<script[^>]*\bsrc=[\"']https?://", text, re.I)
     assert 'jp-InputArea-editor"' not in text
     hrefs = re.findall(r'href="#(case-[^"]+)"', text)
