@@ -281,6 +281,14 @@ class Store:
             ["run_id", "case_id", _BUCKET_RANK, "bucket", "check_id"],
         )
 
+    @_released
+    def trajectory(self, run_id: Filter = None, case_id: Filter = None) -> pl.DataFrame:
+        """``eval_trajectory``: steps, failed and repeated calls, steps and seconds to the first
+        cited evidence, tokens, cost, wall time and efficiency per (run, case)."""
+        return self._select(
+            "eval_trajectory", {"run_id": run_id, "case_id": case_id}, ["run_id", "case_id"]
+        )
+
     def _select(self, table: str, filters: dict[str, Filter], order: list[str]) -> pl.DataFrame:
         cols = {c for c, _ in table_columns(self.con, table)}
         if not cols:  # the table is missing (e.g. a store opened with migrate=False)

@@ -40,6 +40,7 @@ def test_frames_are_polars_with_table_columns(store: st.Store) -> None:
         (store.judgments, "eval_judgment"),
         (store.buckets, "eval_bucket"),
         (store.checks, "eval_check"),
+        (store.trajectory, "eval_trajectory"),
     ):
         frame = method()
         assert isinstance(frame, pl.DataFrame)
