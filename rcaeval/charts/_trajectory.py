@@ -35,31 +35,32 @@ def trajectory_by(frame: pl.DataFrame, group: str = "agent_name") -> pl.DataFram
                  pl.col("evidence_step").is_not_null().sum().alias("reached_evidence"),
                  pl.col("evidence_step").median().alias("median_evidence_step"),
                  pl.col("evidence_seconds").median().alias("median_evidence_seconds"),
-                 pl.col("total_tokens").mean().alias("mean_tokens"),
+                 pl.col("total_tokens").mean().round(0).cast(pl.Int64).alias("mean_tokens"),
                  (pl.col("efficiency") == "over_budget").sum().alias("over_budget"))
             .sort(group))
 
 
 def trajectory_chart(frame: pl.DataFrame, group: str = "agent_name", *,
                      title: str = "Trajectory by agent") -> Any:
-    """Horizontal bars: the median of each measure of :data:`TRAJECTORY_MEASURES` per
-    ``group`` value (one bar per value inside each measure); a case that never reached cited
-    evidence counts in ``steps`` but not in ``steps to evidence``."""
+    """Horizontal bars: the mean per case of each measure of :data:`TRAJECTORY_MEASURES` per
+    ``group`` value (one bar per value inside each measure; a mean, so the few failed and
+    repeated calls show); a case that never reached cited evidence counts in ``steps`` but not
+    in ``steps to evidence``."""
     import altair as alt
 
     long = (frame.select(group, *TRAJECTORY_MEASURES)
             .unpivot(index=group, variable_name="measure", value_name="value")
             .drop_nulls("value")
-            .group_by(group, "measure").agg(pl.col("value").median().alias("median"),
+            .group_by(group, "measure").agg(pl.col("value").mean().round(2).alias("mean"),
                                             pl.len().alias("cases"))
             .with_columns(pl.col("measure").replace_strict(TRAJECTORY_MEASURES))
             .sort("measure", group))
     names = sorted(set(long[group].cast(pl.Utf8).to_list()))
     return (alt.Chart(long).mark_bar()
             .encode(y=alt.Y("measure:N", title=None, sort=list(TRAJECTORY_MEASURES.values())),
-                    x=alt.X("median:Q", title="median per case"),
+                    x=alt.X("mean:Q", title="mean per case"),
                     yOffset=alt.YOffset(f"{group}:N"),
                     color=alt.Color(f"{group}:N", title=group.replace("_", " "),
                                     scale=alt.Scale(**series_scale(names, group))),
-                    tooltip=["measure", group, "cases", alt.Tooltip("median:Q", format=".1f")])
+                    tooltip=["measure", group, "cases", alt.Tooltip("mean:Q", format=".1f")])
             .properties(title=title, width=320))
