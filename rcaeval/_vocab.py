@@ -69,10 +69,11 @@ BUNDLE_CHANNELS: tuple[str, ...] = ("logs", "metrics", "queries", "events")
 """The evidence channels a bundle carries files for (docs/bundle-contract.md), in order; also
 a judge.yaml's default ``preferred_channels``."""
 
-EVIDENCE_CHANNELS: tuple[str, ...] = (*BUNDLE_CHANNELS, "ticket_context", "alerts")
-"""Every channel a check may name: the bundle's channels, the incident ticket's context and
-the alerts (alert-rule and gate-check evaluations, ``evidences/gate_checks.json``); each is
-observed when its fact ``channel.<name>_observed`` holds."""
+EVIDENCE_CHANNELS: tuple[str, ...] = (*BUNDLE_CHANNELS, "ticket_context", "alerts", "traces")
+"""Every channel a check may name: the bundle's channels, the incident ticket's context, the
+alerts (alert-rule and gate-check evaluations, ``evidences/gate_checks.json``) and the traces
+(trace spans, ``evidences/traces.json``); each is observed when its fact
+``channel.<name>_observed`` holds."""
 
 DEFAULT_CHUNK_SIZE = 1000
 """Cases judged per pass by ``judge_audit``/``judge_store`` and ``rcaeval judge

@@ -34,6 +34,7 @@ SELECT * FROM (VALUES
     ('channel.events_observed', 'channel', 1, 'events.json or report evidence.events lists an event'),
     ('channel.ticket_context_observed', 'channel', 1, 'ticket_context.json has a ticket id or alerts, or telemetry has ticket_context.loaded'),
     ('channel.alerts_observed', 'channel', 1, 'gate_checks.json lists at least one alert or gate check'),
+    ('channel.traces_observed', 'channel', 1, 'traces.json lists at least one trace span'),
     ('channel.query_or_metric_observed', 'channel', 2, 'queries or metrics observed'),
     ('channel.events_collection_attempted', 'channel', 1, 'telemetry has events_query.attempted or the report''s channels.events.attempted is true'),
     ('channel.events_output_present', 'channel', 1, 'events.json parsed or the report has an evidence.events key'),

@@ -1,6 +1,6 @@
 -- Evidence facts: evidence.*, channel.*, signal.*.
 -- Inputs: the file inventory, metrics/queries/log lines/events as extracted, JSON values of
--- the report, collection_errors.json, gate_checks.json, ticket_context.json and
+-- the report, collection_errors.json, gate_checks.json, traces.json, ticket_context.json and
 -- component_health.json, and telemetry. Same row shape as facts/trace.sql (witness rows are
 -- true; base.sql fills false).
 
@@ -117,6 +117,14 @@ SELECT run_id, case_id, 'channel.alerts_observed', true, 1,
        'gate_checks.json lists ' || length::VARCHAR || ' check(s)', file, path, NULL, NULL
 FROM fx_json
 WHERE base_name_eq(file, 'gate_checks.json') AND path = '$.checks'
+  AND type = 'array' AND length > 0
+
+UNION ALL
+-- channel.traces_observed: traces.json lists a trace span
+SELECT run_id, case_id, 'channel.traces_observed', true, 1,
+       'traces.json lists ' || length::VARCHAR || ' span(s)', file, path, NULL, NULL
+FROM fx_json
+WHERE base_name_eq(file, 'traces.json') AND path = '$.spans'
   AND type = 'array' AND length > 0
 
 UNION ALL

@@ -37,6 +37,7 @@ LIST_KEYS = {
     "evidences/collection_errors.json": "errors",
     "evidences/gate_checks.json": "checks",
     "evidences/component_health.json": "components",
+    "evidences/traces.json": "spans",
 }
 """Evidence file → the key of its list of records."""
 
@@ -51,6 +52,13 @@ GATE_CHECKS = "evidences/gate_checks.json"
 GATE_STATUSES = ("pass", "fail", "warn")
 """A check's ``status``: ``fail`` when the rule fired / the gate failed, ``warn`` when it is
 pending or degraded, ``pass`` otherwise."""
+
+TRACES = "evidences/traces.json"
+"""The traces channel's file: the trace spans the agent saw (``{"spans": [...]}``)."""
+
+SPAN_STATUSES = ("error", "ok", "unset")
+"""A span's ``status``, as OpenTelemetry's status code: ``error`` (STATUS_CODE_ERROR), ``ok``
+(STATUS_CODE_OK) or ``unset`` (no status set: the span completed without an error)."""
 
 MILESTONES = (
     "architecture_context.loaded",

@@ -50,6 +50,8 @@ RULES: dict[str, tuple[str, str]] = {
     "query_kind": ("critical_evidence", "kind-based checks (kill queries) do not see it"),
     "gate_check": ("critical_evidence", "checks reading gate_checks.json ($.checks[*].detail) "
                    "do not see it, and the alerts channel is not observed"),
+    "trace_span": ("critical_evidence", "checks reading traces.json ($.spans[*]) do not see "
+                   "it, and the traces channel is not observed"),
     "milestone": ("workflow", "a required workflow check fails -> workflow partial, and "
                   "required_workflow_present fails -> invalid (execution_contract_fail)"),
     "milestone_optional": ("workflow", "an optional workflow check fails (no verdict change)"),
@@ -149,6 +151,7 @@ def lint_bundle(case_dir: str | Path, *, case: str | Path | None = None,
                  manifest if isinstance(manifest, dict) else {}, scope)
     ids = _lint_evidence(lt, report if isinstance(report, dict) else {})
     _lint_gate_checks(lt)
+    _lint_spans(lt)
     _lint_telemetry(lt)
     _lint_patch(lt, ids)
     out = lt.find(C.OUTPUT)
@@ -301,6 +304,23 @@ def _lint_gate_checks(lt: _Linter) -> None:
         if rec.get("status") not in C.GATE_STATUSES:
             lt.add("warning", where, "gate_check", f"status {rec.get('status')!r} is not one "
                    "of " + ", ".join(C.GATE_STATUSES))
+
+
+def _lint_spans(lt: _Linter) -> None:
+    """The traces channel's file, when there is one: every span its ids, service, operation
+    and a known status."""
+    for i, rec in enumerate(_records(lt, C.TRACES, C.LIST_KEYS[C.TRACES]) or []):
+        where = f"{lt.rel(C.TRACES)} [spans[{i}]]"
+        if not isinstance(rec, dict):
+            lt.add("error", where, "trace_span", "a span must be a JSON object")
+            continue
+        missing = [k for k in ("id", "trace_id", "span_id", "service", "operation")
+                   if not isinstance(rec.get(k), str) or not rec[k].strip()]
+        if missing:
+            lt.add("error", where, "trace_span", "span has no " + ", ".join(missing))
+        if rec.get("status") not in C.SPAN_STATUSES:
+            lt.add("warning", where, "trace_span", f"status {rec.get('status')!r} is not one "
+                   "of " + ", ".join(C.SPAN_STATUSES))
 
 
 def _lint_telemetry(lt: _Linter) -> None:

@@ -125,6 +125,8 @@ class BundleWriter:
         self.components = _load(self.root / "evidences/component_health.json", "components")
         self.checks = {str(c.get("id") or c.get("name")): c
                        for c in _load(self.root / C.GATE_CHECKS, "checks")}
+        self.spans = {str(x["id"]): x for x in _load(self.root / C.TRACES, "spans")
+                      if isinstance(x.get("id"), str)}
         self.findings = _load(self.root / C.PATCH, "items")
         self.analysis: dict[str, Any] = prev.get("analysis") if isinstance(
             prev.get("analysis"), dict) else {}
@@ -282,6 +284,27 @@ class BundleWriter:
         _dump(self.root / C.GATE_CHECKS, {"checks": list(self.checks.values())})
         return out
 
+    def add_spans(self, spans: Iterable[Mapping[str, Any]]) -> list[str]:
+        """Trace spans into ``evidences/traces.json`` (the traces channel), merged by id;
+        returns their ids. Each span needs ``trace_id``, ``span_id``, ``service`` and
+        ``operation`` strings and a ``status`` (``error``/``ok``/``unset``); ``id`` defaults
+        to ``T-<trace_id>-<span_id>``."""
+        out = []
+        for i, sp in enumerate(spans):
+            for key in ("trace_id", "span_id", "service", "operation"):
+                if not isinstance(sp.get(key), str) or not sp[key].strip():
+                    raise BundleError("trace_span", f"span {i}: {key} must be a non-empty "
+                                      "string")
+            rid = check_id(sp["id"] if sp.get("id") is not None else
+                           f"T-{sp['trace_id']}-{sp['span_id']}", f"span {i}")
+            if sp.get("status") not in C.SPAN_STATUSES:
+                raise BundleError("trace_span", f"span {rid}: status {sp.get('status')!r} is "
+                                  f"not one of {', '.join(C.SPAN_STATUSES)}")
+            self.spans[rid] = {"id": rid, **{k: v for k, v in sp.items() if k != "id"}}
+            out.append(rid)
+        _dump(self.root / C.TRACES, {"spans": list(self.spans.values())})
+        return out
+
     def set_ticket(self, ticket: Mapping[str, Any]) -> None:
         """``evidences/ticket_context.json`` plus the ``ticket_context.loaded`` milestone."""
         tid, alerts = ticket.get("ticket_id"), ticket.get("alerts")
@@ -306,6 +329,8 @@ class BundleWriter:
                    "collection_errors": self.errors, **(extra or {})}
         if self.checks:
             summary["ids"]["alerts"] = list(self.checks)
+        if self.spans:
+            summary["ids"]["traces"] = list(self.spans)
         _dump(self.root / C.SUMMARY_FILES[0], summary)
         self.milestone("summary.read")
         return summary

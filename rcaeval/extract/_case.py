@@ -44,6 +44,7 @@ EVIDENCE_KINDS = {
     "events.json": "events",
     "collection_errors.json": "collection_errors",
     "gate_checks.json": "gate_checks",
+    "traces.json": "traces",
     "component_health.json": "component_health",
     "ticket_context.json": "ticket_context",
     "evidence_summary_for_agent.json": "summary",

@@ -43,6 +43,7 @@ FACTS: dict[str, str] = {
         "ticket_context.json has a ticket id or alerts, or telemetry has ticket_context.loaded"
     ),
     "channel.alerts_observed": "gate_checks.json lists at least one alert or gate check",
+    "channel.traces_observed": "traces.json lists at least one trace span",
     "channel.query_or_metric_observed": "queries or metrics observed",
     "channel.events_collection_attempted": (
         "telemetry has events_query.attempted or the report's channels.events.attempted is true"
@@ -126,6 +127,7 @@ FACT_INPUTS: dict[str, tuple[str, ...]] = {
     "channel.ticket_context_observed": ("evidences/ticket_context.json",
                                         _TELEMETRY + "ticket_context.loaded"),
     "channel.alerts_observed": ("evidences/gate_checks.json",),
+    "channel.traces_observed": ("evidences/traces.json",),
     "channel.query_or_metric_observed": ("evidences/queries.json", "evidences/metrics.json"),
     "channel.events_collection_attempted": (_TELEMETRY + "events_query.attempted",),
     "channel.events_output_present": ("evidences/events.json",),

@@ -55,6 +55,7 @@ TOOL_OUTPUTS: tuple[ToolOutput, ...] = (
     ToolOutput("get_slow_queries", "queries", ("slow_queries.json",),
                ("evidences/queries.json", REPORT)),
     ToolOutput("get_alerts", "alerts", ("alerts.json",), ("evidences/gate_checks.json",)),
+    ToolOutput("search_traces", "traces", ("traces.json",), ("evidences/traces.json",)),
     ToolOutput("get_evidence_summary", None, (),
                ("evidences/evidence_summary_for_agent.json",), ("summary.read",)),
     ToolOutput("submit_report", None, (),
@@ -77,7 +78,7 @@ ALWAYS_WRITTEN: tuple[str, ...] = (REPORT, "evidences/metrics.json", "evidences/
 ON_OUTAGE: tuple[str, ...] = ("evidences/collection_errors.json",)
 """Bundle files written when a call hits a channel listed in ``tool_status.json``."""
 
-OUTAGE_CHANNELS: tuple[str, ...] = (*BUNDLE_CHANNELS, "alerts")
+OUTAGE_CHANNELS: tuple[str, ...] = (*BUNDLE_CHANNELS, "alerts", "traces")
 """The channels whose backend ``incident/tool_status.json`` may list as unavailable (their
 tools then answer with an error and write :data:`ON_OUTAGE`)."""
 

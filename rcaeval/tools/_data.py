@@ -21,6 +21,7 @@ from rcaeval.bundle._casemeta import read_case_meta
 from rcaeval.bundle._contract import GATE_STATUSES
 from rcaeval.bundle._writer import BundleError, parse_time
 from rcaeval.errors import InputError
+from rcaeval.tools._traces import load_spans
 
 LOG_RE = re.compile(r"^(\S+)\s+([A-Za-z]+)\s+\[([^\]]+)\]\s?(.*)$")
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_.:-]+")
@@ -78,6 +79,7 @@ class CaseData:
     events: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
     checks: list[dict[str, Any]] = field(default_factory=list)
+    spans: list[dict[str, Any]] = field(default_factory=list)
     unavailable: frozenset[str] = frozenset()
 
     def data_range(self) -> tuple[str | None, str | None]:
@@ -86,6 +88,7 @@ class CaseData:
         for s in self.series:
             stamps += [_at(p[0]) for p in s.get("points") or [] if _at(p[0]) is not None]
         stamps += [_at(e.get("ts")) for e in self.events if _at(e.get("ts")) is not None]
+        stamps += [_at(sp["start"]) for sp in self.spans]
         if not stamps:
             return self.window_start, self.window_end
         return _iso(min(stamps)), _iso(max(stamps))  # type: ignore[type-var]
@@ -107,7 +110,7 @@ def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None)
 
     Stable ids: a log line is ``L-<instance>-<line number>`` of its file; series, queries,
     events and alert checks keep the ids the data assigns, else ``M-<name>-<instance>``,
-    ``Q-<n>``, ``EV-<n>``, ``G-<n>``.
+    ``Q-<n>``, ``EV-<n>``, ``G-<n>``; a trace span ``T-<trace_id>-<span_id>``.
     """
     base = Path(case_dir)
     if not base.is_dir():
@@ -164,6 +167,8 @@ def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None)
                              + ", ".join(GATE_STATUSES), file=str(apath),
                              field=f"checks[{i - 1}].status")
         data.checks.append({**c, "id": str(c.get("id") or f"G-{i:04d}")})
+    tpath = inc / "traces.json"
+    data.spans = load_spans(_json(tpath, "traces.json"), tpath)
     return data
 
 

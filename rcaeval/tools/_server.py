@@ -26,6 +26,7 @@ from rcaeval.tools._tools import (
     IncidentTools,
     ToolInputError,
 )
+from rcaeval.tools._traces import SPAN_LIMIT_MAX
 
 SERVER_NAME = "rcaeval-incident"
 INSTRUCTIONS = """\
@@ -33,7 +34,8 @@ Incident tools for one database-cluster incident. Investigate like an SRE: read 
 (get_ticket), the architecture (get_topology) and the guardrails (get_guardrails); then look at
 the evidence - search_logs, query_metrics (list_metrics shows names and labels), list_events,
 get_component_health, get_slow_queries, get_alerts (alert rules and health gates that fired or
-failed) - narrowing by component, instance and time range.
+failed), search_traces (request spans, errors first) - narrowing by component, instance and
+time range.
 Results are paged (limit, cursor -> next_cursor). Every record carries a stable id; only what
 the tools returned counts as evidence. get_evidence_summary lists what you have collected.
 Finish with submit_report: the root cause, findings citing evidence ids, what you ruled out
@@ -141,6 +143,20 @@ def build_server(tools: IncidentTools) -> MCPServer:
                    cursor: Cursor = None) -> dict[str, Any]:
         return guarded(tools.get_alerts, status, name_contains, component, start, end, limit,
                        cursor)
+
+    @server.tool(description="Trace spans of the incident's requests (OpenTelemetry): "
+                 "service, operation, start, duration_ms, status (error/ok/unset) with its "
+                 "message, attributes and events such as exceptions; error spans first, then "
+                 "the slowest. Filter by service (exact), operation (substring), status, "
+                 "min_duration_ms, trace_id and time range (span start); paged (at most "
+                 f"{SPAN_LIMIT_MAX}).")
+    def search_traces(service: str | None = None, operation: str | None = None,
+                      status: Literal["error", "ok", "unset"] | None = None,
+                      min_duration_ms: float | None = None, trace_id: str | None = None,
+                      start: Start = None, end: End = None, limit: int | None = None,
+                      cursor: Cursor = None) -> dict[str, Any]:
+        return guarded(tools.search_traces, service, operation, status, min_duration_ms,
+                       trace_id, start, end, limit, cursor)
 
     @server.tool(description="What you have collected so far: per channel whether it was "
                  "queried and how many records, and every evidence id you can cite.")

@@ -31,6 +31,7 @@ from typing import Any
 from rcaeval.bundle._writer import BundleError, BundleWriter, parse_time
 from rcaeval.tools._alerts import alerts_page
 from rcaeval.tools._data import CaseData, recordable
+from rcaeval.tools._traces import search_traces
 
 LOG_LIMIT, LOG_LIMIT_MAX = 50, 200
 SERIES_LIMIT, SERIES_LIMIT_MAX = 10, 50
@@ -49,7 +50,7 @@ LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL")
 _LEVEL_ALIASES = {"WARNING": "WARN", "ERR": "ERROR", "CRITICAL": "FATAL", "CRIT": "FATAL",
                   "PANIC": "FATAL", "NOTICE": "INFO"}
 _CHANNEL_BACKENDS = {"logs": "log search", "metrics": "metrics", "queries": "slow-query log",
-                     "events": "events", "alerts": "alerting"}
+                     "events": "events", "alerts": "alerting", "traces": "tracing"}
 
 
 class ToolInputError(ValueError):
@@ -365,6 +366,10 @@ class IncidentTools:
                                name_contains=name_contains, component=component, start=s,
                                end=e, limit=limit, cursor=cursor)
         return self.call("get_alerts", args, run, channel="alerts")
+
+    def search_traces(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """Trace spans, error spans first (rcaeval/tools/_traces.py)."""
+        return search_traces(self, _page, ToolInputError, *args, **kwargs)
 
     # -- summary and report ------------------------------------------------------------------
     def get_evidence_summary(self) -> dict[str, Any]:

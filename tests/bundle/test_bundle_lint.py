@@ -80,6 +80,8 @@ BREAKS: dict[str, Callable[[Path], object]] = {
                                   lambda d: d["queries"][0].update(kind="slowish")),
     "gate_check": lambda r: _json(r, "evidences/gate_checks.json",
                                   lambda d: d["checks"][0].pop("detail")),
+    "trace_span": lambda r: (r / "evidences/traces.json").write_text(
+        '{"spans": [{"id": "T-1", "trace_id": "ab", "span_id": "cd", "status": "error"}]}'),
     "milestone": lambda r: _drop_tele(r, "guardrails.loaded"),
     "milestone_optional": lambda r: (_drop_tele(r, "summary.read"), (
         r / "evidences/evidence_summary_for_agent.json").unlink()),

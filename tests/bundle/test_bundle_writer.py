@@ -33,7 +33,7 @@ WINDOW = ("2026-10-03T14:00:00Z", "2026-10-03T15:00:00Z")
      "gate_check"),
     (lambda w: w.add_gate_checks([{"id": "", "name": "g", "status": "fail", "detail": "x"}]),
      "evidence_id"),
-    (lambda w: w.channel_error("traces", "HTTP 503"), "channel"),
+    (lambda w: w.channel_error("profiles", "HTTP 503"), "channel"),
     (lambda w: w.final_answer(" "), "final_answer"),
 ])
 def test_refuses_what_the_contract_forbids(tmp_path: Path, call, rule: str):

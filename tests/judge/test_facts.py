@@ -171,6 +171,28 @@ def test_alerts_are_observed_when_gate_checks_lists_a_check(db):
     assert fact(frames, "contract.preferred_channels_all_observed", "run-2")["value"] is True
 
 
+def test_traces_are_observed_when_traces_json_lists_a_span(db):
+    rows = healthy_rows()
+    rows["raw_json"] += [
+        _js("evidences/traces.json", "$.spans", "array", length=0),
+        _js("evidences/traces.json", "$.spans", "array", length=3, run_id="run-2"),
+    ]
+    for table, items in healthy_rows("run-2").items():
+        rows[table] = rows[table] + items
+
+    def prefer_traces(raw):
+        raw["judge"]["evidence_collection"] = {"preferred_channels": ["logs", "traces"],
+                                               "min_preferred_channels": 1}
+
+    frames = judge_rows(db, rows, judge_spec(prefer_traces))
+    assert fact(frames, "channel.traces_observed")["value"] is False
+    f = fact(frames, "channel.traces_observed", "run-2")
+    assert f["value"] is True and f["evidence_path"] == "$.spans" and "3 span" in f["detail"]
+    assert fact(frames, "contract.preferred_channels_all_observed")["detail"] == (
+        "not observed: traces")
+    assert fact(frames, "contract.preferred_channels_all_observed", "run-2")["value"] is True
+
+
 def test_json_text_contains_any_is_path_scoped(db):
     """The needle sits in a sibling field: the seed's whole-document search would pass this
     check; the path-scoped method does not, while a rule without `path` still does."""

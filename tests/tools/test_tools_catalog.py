@@ -37,6 +37,7 @@ CALLS = {
     "get_component_health": {},
     "get_slow_queries": {},
     "get_alerts": {},
+    "search_traces": {},
     "get_evidence_summary": {},
 }
 
@@ -97,7 +98,8 @@ def test_lookups():
     assert tools_writing("workload.json") == []
     assert [r.tool for r in tools_writing("collection_errors.json")] == [
         "list_metrics", "query_metrics", "search_logs", "list_events", "get_slow_queries",
-        "get_alerts"]
+        "get_alerts", "search_traces"]
+    assert [r.tool for r in tools_writing("traces.json")] == ["search_traces"]
     assert [r.tool for r in tools_of_channel("logs")] == ["search_logs"]
     assert [r.tool for r in tools_of_channel("alerts")] == ["get_alerts"]
     with pytest.raises(KeyError, match="get_ticket"):
