@@ -5,6 +5,7 @@ Each source format has its own module here and its own ``rcaeval import <source>
 :func:`incident_update`, so a failed import never leaves a half-written dir.
 """
 
+from rcaeval.ingest._common import Window, incident_dir, parse_window
 from rcaeval.ingest._incident import (
     append_log_lines,
     incident_update,
@@ -12,5 +13,7 @@ from rcaeval.ingest._incident import (
     merge_records,
     source_error,
 )
+from rcaeval.ingest._otlp import import_otlp, otlp_spans
 
-__all__ = ["append_log_lines", "incident_update", "log_name", "merge_records", "source_error"]
+__all__ = ["Window", "append_log_lines", "import_otlp", "incident_dir", "incident_update",
+           "log_name", "merge_records", "otlp_spans", "parse_window", "source_error"]

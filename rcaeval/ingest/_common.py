@@ -1,0 +1,123 @@
+"""What the telemetry importers share: the ``--window START..END`` option, Unix-time
+conversions, reading a source file as JSON or JSON Lines, and where ``--out`` points
+(docs/import.md)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from rcaeval.errors import InputError
+from rcaeval.ingest._incident import source_error
+
+MAX_SOURCE_BYTES = 4 * 1024**3
+"""The largest source file an importer reads."""
+
+
+@dataclass(frozen=True)
+class Window:
+    """An inclusive time window (aware UTC datetimes)."""
+
+    start: datetime
+    end: datetime
+
+    def holds(self, at: datetime) -> bool:
+        return self.start <= at <= self.end
+
+    def text(self) -> str:
+        return f"{iso(self.start)}..{iso(self.end)}"
+
+
+def parse_iso(value: str, what: str) -> datetime:
+    """An ISO-8601 timestamp as an aware UTC datetime (naive values are UTC)."""
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise InputError(f"not an ISO-8601 timestamp: {value!r} (e.g. 2026-10-03T14:05:00Z)",
+                         field=what) from exc
+    return dt.astimezone(UTC) if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
+def parse_window(text: str | None) -> Window | None:
+    """``--window START..END`` (ISO-8601 UTC) as a :class:`Window`; None when not given."""
+    if text is None:
+        return None
+    start, sep, end = text.partition("..")
+    if not sep or not start.strip() or not end.strip():
+        raise InputError(f"expected START..END, got {text!r}", field="--window")
+    w = Window(parse_iso(start, "--window"), parse_iso(end, "--window"))
+    if w.start > w.end:
+        raise InputError(f"the window starts after it ends: {text!r}", field="--window")
+    return w
+
+
+def from_unix_nanos(value: int) -> datetime:
+    """Nanoseconds since the Unix epoch as an aware UTC datetime (microsecond precision)."""
+    secs, nanos = divmod(value, 10**9)
+    return datetime.fromtimestamp(secs, UTC).replace(microsecond=nanos // 1000)
+
+
+def iso(dt: datetime) -> str:
+    """``2026-10-03T14:05:00Z`` or ``2026-10-03T14:05:00.123456Z``."""
+    return dt.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def unix_int(value: Any, path: Path, field: str, line: int | None = None) -> int:
+    """A protobuf-JSON int64 (a decimal string or an integer) as an int."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise source_error(f"expected an integer or a decimal string, got {value!r}", path,
+                           line=line, field=field)
+    if isinstance(value, str) and not value.strip().isdigit():
+        raise source_error(f"expected a decimal integer string, got {value!r}", path,
+                           line=line, field=field)
+    return int(value)
+
+
+def _checked(path: Path) -> Path:
+    if not path.is_file():
+        raise source_error("no such file", path)
+    if os.path.getsize(path) > MAX_SOURCE_BYTES:
+        raise source_error(f"larger than {MAX_SOURCE_BYTES} bytes", path)
+    return path
+
+
+def read_json(path: Path) -> Any:
+    """A source file holding one JSON document."""
+    try:
+        return orjson.loads(_checked(path).read_bytes())
+    except orjson.JSONDecodeError as exc:
+        raise source_error(f"not valid JSON: {exc}", path, line=exc.lineno) from exc
+
+
+def json_documents(path: Path) -> Iterator[tuple[int | None, Any]]:
+    """The JSON documents of a file: one document (line None), or JSON Lines (one per
+    non-blank line, with its 1-based line number) - what exporters write either way."""
+    raw = _checked(path).read_bytes()
+    try:
+        yield None, orjson.loads(raw)
+        return
+    except orjson.JSONDecodeError:
+        pass
+    for no, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield no, orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise source_error(f"not a JSON document (one per line): {exc}", path,
+                               line=no) from exc
+
+
+def incident_dir(out: str | os.PathLike[str]) -> Path:
+    """``--out``: a case dir (``case.yaml`` or ``case.json`` beside ``incident/``) means its
+    ``incident/``; any other path is the incident dir itself."""
+    p = Path(out)
+    if (p / "case.yaml").is_file() or (p / "case.json").is_file():
+        return p / "incident"
+    return p
