@@ -13,7 +13,15 @@ from rcaeval.ingest._incident import (
     merge_records,
     source_error,
 )
+from rcaeval.ingest._kube import import_kube_events, import_kube_pods, kube_events, kube_pods
+from rcaeval.ingest._loglines import Entry, write_entries
+from rcaeval.ingest._loki import import_journal, import_loki, journal_entries, loki_entries
 from rcaeval.ingest._otlp import import_otlp, otlp_spans
+from rcaeval.ingest._plainlog import FORMATS as LOG_FORMATS
+from rcaeval.ingest._plainlog import import_plain_logs, plain_entries
 
-__all__ = ["Window", "append_log_lines", "import_otlp", "incident_dir", "incident_update",
-           "log_name", "merge_records", "otlp_spans", "parse_window", "source_error"]
+__all__ = ["LOG_FORMATS", "Entry", "Window", "append_log_lines", "import_journal",
+           "import_kube_events", "import_kube_pods", "import_loki", "import_otlp",
+           "import_plain_logs", "incident_dir", "incident_update", "journal_entries",
+           "kube_events", "kube_pods", "log_name", "loki_entries", "merge_records",
+           "otlp_spans", "parse_window", "plain_entries", "source_error", "write_entries"]
