@@ -40,6 +40,7 @@ EVIDENCE_METHODS: tuple[str, ...] = (
     "json_list_nonempty",
     "json_text_contains_any",
     "numeric_series_any_gt",
+    "span_error_any",
 )
 """The critical-evidence methods a ``{method: ...}`` condition may name (docs/judge.md,
 "Critical-evidence methods"; CONTRIBUTING.md, "Add an evidence method")."""

@@ -126,7 +126,8 @@ def _condition_row(case_id: str, where: str, cond: Mapping[str, Any]) -> dict[st
             if not row["keywords"]:
                 raise _err(case_id, where, "keyword_any needs a non-empty `keywords` list")
         else:
-            default_file = "metrics.json" if method == "numeric_series_any_gt" else None
+            default_file = {"numeric_series_any_gt": "metrics.json",
+                            "span_error_any": "traces.json"}.get(method)
             row["file"] = cond.get("file") or default_file
             if not row["file"]:
                 raise _err(case_id, where, f"{method} needs `file`")
@@ -147,6 +148,9 @@ def _condition_row(case_id: str, where: str, cond: Mapping[str, Any]) -> dict[st
             row["keywords"] = list(cond.get("needles") or [])
             if not row["keywords"]:
                 raise _err(case_id, where, "json_text_contains_any needs `needles`")
+        if method == "span_error_any":
+            row["keywords"] = list(cond.get("keywords") or [])
+            row["labels"] = [("service", str(cond["service"]))] if cond.get("service") else []
         if method == "numeric_series_any_gt":
             if not cond.get("series") or cond.get("threshold") is None:
                 raise _err(case_id, where, "numeric_series_any_gt needs `series` and `threshold`")

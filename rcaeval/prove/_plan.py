@@ -3,8 +3,9 @@ runner-side (docs/registry.md, "Prove it").
 
 - The **oracle** sweeps every tool the server offers, then makes one targeted call per
   critical-evidence condition (``keyword_any`` over logs -> ``search_logs`` with the
-  keywords; ``numeric_series_any_gt`` -> ``query_metrics`` with the series and labels; a
-  method over a file -> the tool that writes that file), cites what those calls return, and
+  keywords; ``numeric_series_any_gt`` -> ``query_metrics`` with the series and labels;
+  ``span_error_any`` -> ``search_traces`` for error spans of its service; a method over a
+  file -> the tool that writes that file), cites what those calls return, and
   answers with the ground truth (``root_cause.summary`` and ``mechanism``).
 - The **lazy** agent does the same but never calls the tools of one preferred channel.
 - The **wrong** agent investigates like the oracle and names a misdiagnosis the case guards
@@ -34,6 +35,7 @@ from rcaeval.registry._conditions import (
     JsonTextContainsAny,
     KeywordAny,
     NumericSeriesAnyGt,
+    SpanErrorAny,
 )
 from rcaeval.registry._merged import MergedCase
 
@@ -133,6 +135,13 @@ def _condition_calls(check_id: str, cond: object, unavailable: list[str]) -> lis
         if cond.labels:
             args["labels"] = dict(cond.labels)
         return [_tool_call(check_id, "query_metrics", args, threshold=cond.threshold)]
+    if isinstance(cond, SpanErrorAny) and cat.bundle_path(cond.file) == "evidences/traces.json":
+        if "traces" in unavailable:
+            return []
+        span_args: dict[str, Any] = {"status": "error", "limit": 200}
+        if cond.service:
+            span_args["service"] = cond.service
+        return [_tool_call(check_id, "search_traces", span_args, tuple(cond.keywords))]
     file = cond.source if isinstance(cond, KeywordAny) else cond.file  # type: ignore[attr-defined]
     match: tuple[str, ...] = ()
     if isinstance(cond, KeywordAny):

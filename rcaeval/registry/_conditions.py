@@ -2,7 +2,7 @@
 
 A condition is a discriminated union keyed on which of ``fact`` / ``detector`` / ``method`` it
 carries. Ordinary buckets accept :data:`Condition` (facts and detectors); critical_evidence
-accepts :data:`EvidenceCondition` (those plus the four evidence methods).
+accepts :data:`EvidenceCondition` (those plus the evidence methods).
 """
 
 from __future__ import annotations
@@ -75,7 +75,22 @@ class NumericSeriesAnyGt(BaseModel):
     threshold: float
 
 
-EvidenceMethod = KeywordAny | JsonListNonempty | JsonTextContainsAny | NumericSeriesAnyGt
+class SpanErrorAny(BaseModel):
+    """Some trace span of ``file`` has status ``error`` (of ``service`` when given; with
+    ``keywords``, a string at or under the span contains one, case-insensitive)."""
+
+    model_config = _STRICT
+    method: Literal["span_error_any"]
+    file: FileName = "traces.json"
+    service: NonEmptyStr | None = Field(
+        default=None, description="Only spans of this service (case-insensitive).")
+    keywords: list[NonEmptyStr] = Field(
+        default_factory=list, description="Needles one of the span's strings (status message, "
+        "attributes, events) must contain; empty: any error span.")
+
+
+EvidenceMethod = (KeywordAny | JsonListNonempty | JsonTextContainsAny | NumericSeriesAnyGt
+                  | SpanErrorAny)
 
 
 def _condition_tag(value: Any) -> str | None:
@@ -115,7 +130,8 @@ EvidenceCondition = Annotated[
     | Annotated[KeywordAny, Tag("keyword_any")]
     | Annotated[JsonListNonempty, Tag("json_list_nonempty")]
     | Annotated[JsonTextContainsAny, Tag("json_text_contains_any")]
-    | Annotated[NumericSeriesAnyGt, Tag("numeric_series_any_gt")],
+    | Annotated[NumericSeriesAnyGt, Tag("numeric_series_any_gt")]
+    | Annotated[SpanErrorAny, Tag("span_error_any")],
     Discriminator(
         _condition_tag,
         custom_error_type="evidence_condition_kind",

@@ -346,3 +346,43 @@ def test_unknown_fact_never_holds(db):
     frames = judge_rows(db, healthy_rows(), judge_spec(mutate))
     typo = check(frames, "critical_evidence", "typo")
     assert typo["passed"] is False and "not in the catalog" in typo["reason"]
+
+
+def test_span_error_any_holds_for_an_error_span_of_the_service_with_a_keyword(db):
+    rows = healthy_rows()
+    t = "evidences/traces.json"
+    rows["raw_json"] += [
+        _js(t, "$.spans", "array", length=2),
+        _js(t, "$.spans[0].id", "string", "T-ab-01"),
+        _js(t, "$.spans[0].service", "string", "frontend"),
+        _js(t, "$.spans[0].operation", "string", "GET /cart"),
+        _js(t, "$.spans[0].status", "string", "ok"),
+        _js(t, "$.spans[0].status_message", "string", "connection slots are reserved"),
+        _js(t, "$.spans[1].id", "string", "T-ab-02"),
+        _js(t, "$.spans[1].service", "string", "Checkout"),
+        _js(t, "$.spans[1].operation", "string", "payment-db query"),
+        _js(t, "$.spans[1].status", "string", "error"),
+        _js(t, "$.spans[1].events[0].attributes.exception.message", "string",
+            "FATAL: remaining connection slots are reserved"),
+    ]
+
+    def mutate(raw):
+        def cond(**kw):
+            return {"method": "span_error_any", **kw}
+        raw["judge"]["critical_evidence"]["checks"] = [
+            {"id": "any_error", "all_of": [cond()]},
+            {"id": "of_checkout", "all_of": [cond(service="checkout",
+                                                  keywords=["SLOTS ARE RESERVED"])]},
+            {"id": "of_frontend", "all_of": [cond(service="frontend")]},  # its span is ok
+            {"id": "wrong_keyword", "all_of": [cond(keywords=["dns"])]},
+        ]
+
+    frames = judge_rows(db, rows, judge_spec(mutate))
+    hit = check(frames, "critical_evidence", "of_checkout")
+    assert hit["passed"] is True and hit["evidence_path"] == (
+        "$.spans[1].events[0].attributes.exception.message")
+    assert "error span T-ab-02 (Checkout payment-db query)" in hit["reason"]
+    assert check(frames, "critical_evidence", "any_error")["passed"] is True
+    miss = check(frames, "critical_evidence", "of_frontend")
+    assert miss["passed"] is False and "no error span of service frontend" in miss["reason"]
+    assert check(frames, "critical_evidence", "wrong_keyword")["passed"] is False

@@ -44,6 +44,7 @@ def test_the_error_span_case_is_passed_by_the_oracle_and_failed_without_traces(t
     assert oracle["verdict"] == "pass" and "search_traces" in oracle_tools
     span = _check(oracle, "error_span_shows_refused_connection")
     assert span["passed"] and span["evidence"]["file"] == "evidences/traces.json"
+    assert "error span T-5b8efff798038103d269b633813fc60c-eee19b7ec3c1b175" in span["reason"]
     spans = json.loads((oracle_dir / "evidences/traces.json").read_text())["spans"]
     assert spans[0]["status"] == "error"  # error spans first
     assert any("remaining connection slots" in (s.get("status_message") or "") for s in spans)

@@ -124,7 +124,8 @@ def method_holds(cond: dict[str, Any], bundle: Path) -> bool:
         else:
             texts = _strings(_load(bundle, cond["source"]))
         return any(k in t.lower() for t in texts for k in kws)
-    doc = _load(bundle, cond.get("file", "metrics.json"))
+    doc = _load(bundle, cond.get("file", "traces.json" if m == "span_error_any"
+                                 else "metrics.json"))
     if doc is None:
         return False
     if m == "json_list_nonempty":
@@ -140,5 +141,14 @@ def method_holds(cond: dict[str, Any], bundle: Path) -> bool:
                     labels.get(k) == v for k, v in cond.get("labels", {}).items()):
                 if any(p[1] is not None and p[1] > cond["threshold"] for p in s["points"]):
                     return True
+        return False
+    if m == "span_error_any":
+        kws = [k.lower() for k in cond.get("keywords") or []]
+        for sp in doc.get("spans", []):
+            if sp.get("status") != "error" or (cond.get("service") and str(
+                    sp.get("service", "")).lower() != cond["service"].lower()):
+                continue
+            if not kws or any(k in s.lower() for s in _strings(sp) for k in kws):
+                return True
         return False
     raise AssertionError(f"unknown method {m}")
