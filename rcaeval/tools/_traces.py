@@ -12,6 +12,7 @@ gives one, else ``T-<trace_id>-<span_id>``. What is returned is recorded into
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -24,11 +25,13 @@ from rcaeval.errors import InputError
 SPAN_LIMIT, SPAN_LIMIT_MAX = 50, 200
 SPAN_KINDS = ("internal", "server", "client", "producer", "consumer", "unspecified")
 _REQUIRED_TEXT = ("trace_id", "span_id", "service", "operation")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.:/@+-]+")
 
 
 def span_id(trace_id: str, span: str) -> str:
-    """A span's default evidence id."""
-    return f"T-{trace_id}-{span}"
+    """A span's default evidence id, ``T-<trace_id>-<span_id>`` (characters an evidence id
+    cannot hold become ``_``; ids of any form are accepted, e.g. corpora's decimal ones)."""
+    return _UNSAFE.sub("_", f"T-{trace_id}-{span}")[:200]
 
 
 def load_spans(doc: Any, path: Path) -> list[dict[str, Any]]:

@@ -166,3 +166,13 @@ def test_search_traces_over_mcp_stdio(tmp_path: Path):
         "payment-db: connection pool exhausted"]
     assert refused and "min_duration_ms" in refused
     assert [s["span_id"] for s in _recorded(b)] == ["a000000000000002"]
+
+
+def test_ids_of_any_form_get_a_safe_default_evidence_id(tmp_path: Path):
+    odd = span("21030300016145905763", "bank", "transfer", "2026-10-03T14:05:00Z", 3.0,
+               "error", trace_id="369-bcou-dle-way1-c514cf30-43410@0824-2f0e47a816 x")
+    b = tmp_path / "b"
+    out = IncidentTools(load_case_data(_case(tmp_path, {"spans": [odd]})), b).search_traces()
+    assert [s["id"] for s in out["spans"]] == [
+        "T-369-bcou-dle-way1-c514cf30-43410@0824-2f0e47a816_x-21030300016145905763"]
+    assert _recorded(b)[0]["trace_id"] == odd["trace_id"]
