@@ -66,7 +66,8 @@ def _channels(data: Any) -> list[str]:
     ticket's context is not an investigation channel)."""
     have = {"logs": bool(data.logs), "metrics": bool(data.series),
             "queries": bool(data.queries), "events": bool(data.events),
-            "alerts": bool(getattr(data, "checks", None))}
+            "alerts": bool(getattr(data, "checks", None)),
+            "traces": bool(getattr(data, "spans", None))}
     return [c for c in EVIDENCE_CHANNELS if have.get(c) and c not in data.unavailable]
 
 
