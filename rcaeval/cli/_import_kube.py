@@ -16,7 +16,9 @@ Files = Annotated[list[Path], typer.Argument(show_default=False, help="kubectl -
 def register(import_app: typer.Typer) -> None:
     @import_app.command("kube-events")
     def kube_events(files: Files, out: OutOpt, window: WindowOpt = None) -> None:
-        """kubectl get events -o json -> incident/events.json (served by list_events)."""
+        """Import kubectl get events -o json into events.json.
+
+        The events are served by list_events; merged by the event's uid."""
         from rcaeval.ingest import import_kube_events, incident_dir, incident_update, parse_window
 
         win, target = parse_window(window), incident_dir(out)
@@ -27,8 +29,10 @@ def register(import_app: typer.Typer) -> None:
 
     @import_app.command("kube-pods")
     def kube_pods(files: Files, out: OutOpt) -> None:
-        """kubectl get pods -o json -> incident/component_health.json (restarts, last
-        termination reason, readiness; served by get_component_health)."""
+        """Import kubectl get pods -o json as component health.
+
+        Into component_health.json: restarts, last termination reason, readiness; served by
+        get_component_health."""
         from rcaeval.ingest import import_kube_pods, incident_dir, incident_update
 
         target = incident_dir(out)

@@ -32,7 +32,9 @@ def register(import_app: typer.Typer) -> None:
             "the first of component, app, app_kubernetes_io_name, service_name, container, "
             "job).", show_default=False)] = None,
     ) -> None:
-        """Loki query_range JSON (resultType streams) -> incident/logs/<instance>.log."""
+        """Import Loki query_range log streams into logs/.
+
+        resultType streams; one log file per stream instance (pod, instance, host, ...)."""
         from rcaeval.ingest import import_loki, incident_dir, incident_update, parse_window
 
         win, target = parse_window(window), incident_dir(out)
@@ -57,8 +59,10 @@ def register(import_app: typer.Typer) -> None:
             "--format", help="The timestamp format: iso, clf, klog, syslog or epoch "
             "(default: detected from the first line).", show_default=False)] = None,
     ) -> None:
-        """Plain log files (ISO-8601, access-log, klog, syslog or epoch timestamps;
-        multi-line stack traces kept with their entry) -> incident/logs/<instance>.log."""
+        """Import plain log files into logs/.
+
+        ISO-8601, access-log, klog, syslog or epoch timestamps; multi-line stack traces are
+        kept with their entry."""
         from rcaeval.ingest import import_plain_logs, incident_dir, incident_update, parse_window
 
         win, target = parse_window(window), incident_dir(out)
@@ -74,8 +78,10 @@ def register(import_app: typer.Typer) -> None:
             "--instance", help="The log file's instance (default: each entry's _HOSTNAME).",
             show_default=False)] = None,
     ) -> None:
-        """journalctl -o json exports -> incident/logs/<host>.log (component: the
-        SYSLOG_IDENTIFIER or unit, level: the PRIORITY)."""
+        """Import journalctl -o json exports into logs/.
+
+        One log file per host; the component is the SYSLOG_IDENTIFIER or unit, the level the
+        PRIORITY."""
         from rcaeval.ingest import import_journal, incident_dir, incident_update, parse_window
 
         win, target = parse_window(window), incident_dir(out)

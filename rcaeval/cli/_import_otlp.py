@@ -20,8 +20,9 @@ def register(import_app: typer.Typer) -> None:
         out: OutOpt,
         window: WindowOpt = None,
     ) -> None:
-        """OpenTelemetry traces (OTLP JSON) -> incident/traces.json (the traces channel,
-        served by search_traces)."""
+        """Import OpenTelemetry OTLP JSON traces into traces.json.
+
+        The traces channel, served by search_traces."""
         from rcaeval.ingest import import_otlp, incident_dir, incident_update, parse_window
 
         win = parse_window(window)
