@@ -13,11 +13,19 @@
 --   $weak_pre $weak_post       weak consequence wording (idem; see facts/output.sql)
 --   $*_cue                     the cue vocabularies alone, to name the deciding cue
 --   $clause_break              clause breaks rewritten to ';' before any cue stage
---   $causal                    a sentence asserting a cause
+--   $causal                    a causal cue (to name it)
+--   $causal_bound              a match sharing a clause with a causal cue, or after a colon
+--                              the cue and more words precede (a cue in another clause, or
+--                              ending a label before a colon, does not count)
+--   $anaphora_in $anaphora_next a later clause / the next sentence of the section claiming
+--                              the cause just named ("that is the root cause"); $anaphora_cue
 --   $heading_*                 a section heading naming conclusion / alternatives / role
 --   $label $label_*            the inline `Label:` of the sentence's line, and its kind
--- Scope root_cause, in order: an inline label of kind alternatives/role puts the sentence
--- out, of kind conclusion in; then the section heading likewise; then a causal cue puts it
+--   $lead $bold_lead $lead_*   the line's longer lead (up to twelve words before its first
+--                              colon, or an opening bold span) and its kind (starts with it)
+--   $subordinate               a conclusion word governed by another head: not a conclusion
+-- Scope root_cause, in order: an inline label or lead of kind alternatives/role/evidence puts
+-- the sentence out, of kind conclusion in; then the section heading likewise; then a causal cue puts it
 -- in. Cue stages: each blanks its spans (cue + window + match, or match + window + cue) out
 -- of what the previous stage left; the sentence counts only if the pattern still matches.
 INSERT INTO j_detector_hit
@@ -45,11 +53,21 @@ c AS (
                     THEN NULL
                 WHEN regexp_matches(s.section, $heading_alternatives) THEN 'alternatives'
                 WHEN regexp_matches(s.section, $heading_role) THEN 'role'
-                WHEN regexp_matches(s.section, $heading_conclusion) THEN 'conclusion'
+                WHEN regexp_matches(s.section, $heading_conclusion)
+                     AND (NOT regexp_matches(s.section, $subordinate)
+                          OR regexp_matches(s.section, $lead_conclusion)) THEN 'conclusion'
            END AS heading_kind,
            nullif(regexp_extract(l.head, $label, 1), '') AS label,
-           regexp_replace(s.text, $clause_break, ';', 'g') AS t0
+           CASE WHEN s.text = l.head    -- a lead scopes its own sentence only
+                THEN coalesce(nullif(regexp_extract(l.head, $lead, 1), ''),
+                              nullif(regexp_extract(l.head, $bold_lead, 1), '')) END AS lead,
+           nx.text AS next_text,
+           regexp_replace(s.text, $clause_break, ';', 'g') AS t0,
+           regexp_replace(s.text, $clause_break, ';\0', 'g') AS tc   -- clauses, words kept
     FROM s
+    LEFT JOIN j_raw_output_sentence AS nx
+           ON nx.run_id = s.run_id AND nx.case_id = s.case_id
+          AND nx.section_idx = s.section_idx AND nx.sentence_idx = s.sentence_idx + 1
     LEFT JOIN lines AS l
            ON l.run_id = s.run_id AND l.case_id = s.case_id AND l.section_idx = s.section_idx
           AND l.line_no = s.line_no
@@ -59,8 +77,16 @@ d AS (
            CASE WHEN label IS NULL THEN NULL
                 WHEN regexp_matches(label, $label_alternatives) THEN 'alternatives'
                 WHEN regexp_matches(label, $label_role) THEN 'role'
-                WHEN regexp_matches(label, $label_conclusion) THEN 'conclusion'
+                WHEN regexp_matches(label, $label_evidence) THEN 'evidence'
+                WHEN regexp_matches(label, $label_conclusion)
+                     AND NOT regexp_matches(label, $subordinate) THEN 'conclusion'
            END AS label_kind,
+           CASE WHEN lead IS NULL THEN NULL
+                WHEN regexp_matches(lead, $lead_alternatives) THEN 'alternatives'
+                WHEN regexp_matches(lead, $lead_role) THEN 'role'
+                WHEN regexp_matches(lead, $lead_evidence) THEN 'evidence'
+                WHEN regexp_matches(lead, $lead_conclusion) THEN 'conclusion'
+           END AS lead_kind,
            regexp_replace(regexp_replace(t0, $neg_pre, ' ', 'g'), $neg_post, ' ', 'g') AS t1
     FROM c
 ),
@@ -88,9 +114,18 @@ g AS (
 h AS (
     SELECT g.*, regexp_matches(t4, $any_regex) AS m4,
            CASE WHEN label_kind IS NOT NULL THEN label_kind || ' label "' || label || '"'
+                WHEN lead_kind IS NOT NULL THEN lead_kind || ' lead "' || lead || '"'
                 WHEN heading_kind IS NOT NULL THEN heading_kind || ' heading "' || section || '"'
            END AS structure,
-           coalesce(label_kind, heading_kind) AS kind
+           coalesce(label_kind, lead_kind, heading_kind) AS kind,
+           CASE WHEN regexp_matches(text, $causal_bound)
+                    THEN 'causal cue "' || regexp_extract(text, $causal, 0) || '"'
+                WHEN regexp_matches(tc, $anaphora_in)
+                    THEN 'claimed by "' || regexp_extract(tc, $anaphora_cue, 0) || '"'
+                WHEN regexp_matches(coalesce(next_text, ''), $anaphora_next)
+                    THEN 'claimed by the next sentence "'
+                         || regexp_extract(next_text, $anaphora_cue, 0) || '"'
+           END AS claim
     FROM g
 )
 SELECT run_id, case_id, detector_id, $scope AS scope, section_idx, sentence_idx, line_no,
@@ -98,16 +133,19 @@ SELECT run_id, case_id, detector_id, $scope AS scope, section_idx, sentence_idx,
        CASE $scope
            WHEN 'anywhere' THEN true
            WHEN 'alternatives' THEN coalesce(kind = 'alternatives', false)
-           ELSE CASE WHEN kind IN ('alternatives', 'role') THEN false
+           ELSE CASE WHEN kind IN ('alternatives', 'role', 'evidence') THEN false
                      WHEN kind = 'conclusion' THEN true
-                     ELSE regexp_matches(text, $causal) END
+                     ELSE claim IS NOT NULL END
        END AS in_scope,
        CASE $scope
            WHEN 'anywhere' THEN 'scope anywhere'
            ELSE coalesce(structure,
-                         CASE WHEN $scope = 'root_cause' AND regexp_matches(text, $causal)
-                              THEN 'causal cue "' || regexp_extract(text, $causal, 0) || '"'
-                              ELSE 'no conclusion heading, label or causal cue' END)
+                         CASE WHEN $scope <> 'root_cause' THEN NULL
+                              WHEN claim IS NOT NULL THEN claim
+                              WHEN regexp_matches(text, $causal)
+                              THEN 'causal cue "' || regexp_extract(text, $causal, 0)
+                                   || '" in another clause' END,
+                         'no conclusion heading, label or causal cue')
        END AS scope_rule,
        coalesce(list_bool_and(list_transform($all_regexes::VARCHAR[],
                                              lambda p: regexp_matches(text, p))), true) AS all_ok,

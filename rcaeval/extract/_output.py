@@ -9,7 +9,7 @@ from typing import Any
 import pyarrow as pa
 
 from rcaeval.extract._schema import TableBuilder
-from rcaeval.grammar import heading_kind
+from rcaeval.grammar import has_causal_cue, heading_kind
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BOLD_HEADING = re.compile(r"^\s*\*\*([^*]+?)\*\*\s*[:：]?\s*$")
@@ -25,6 +25,10 @@ _CONTINUATION_START = re.compile(r"^\s*[a-z0-9(\[\"'`]")
 _TABLE_ROW = re.compile(r"^\s*\|")
 _ABBREV = {"e.g", "i.e", "vs", "cf", "approx", "fig", "eq", "mr", "mrs", "dr", "st", "etc.,"}
 _INITIALS = re.compile(r"^(?:[a-z]\.)+[a-z]$")
+_BOLD_LINE = re.compile(r"^\s*(?:[-*+•·]\s+|\d{1,3}[.)]\s+)?\*\*([^*]+?)\*\*\s*$")
+_SENTENCE_MARK = re.compile(r"[.!?;,。！？；，]")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_LEAD_IN = re.compile(r"^\s*([^\s\-*+•>#|`].{0,199}?)\s*[:：]\s*$")
 
 def classify_section(heading: str) -> str:
     """``alternatives`` / ``root_cause`` / ``other`` for a section heading, by the detector
@@ -39,8 +43,47 @@ def _strip_markup(s: str) -> str:
     return s.strip().strip("*_` ").rstrip(":：").strip().strip("*_` ").strip()
 
 
-def _heading(line: str) -> tuple[str, str] | None:
-    """``(heading, trailing content)`` when a line opens a section, else ``None``.
+def _heading_like(text: str) -> bool:
+    """Whether a whole-line bold text reads as a heading rather than a sentence: short (at
+    most five words, 40 characters, ten CJK characters), no sentence punctuation and no
+    causal cue of the default grammar."""
+    return (len(text) <= 40 and len(text.split()) <= 5 and len(_CJK.findall(text)) <= 10
+            and not _SENTENCE_MARK.search(text.rstrip(":：")) and not has_causal_cue(text))
+
+
+def _bold_sentence(line: str) -> str | None:
+    """The text of a whole-line bold span (``**...**``) when it is a sentence, not a heading:
+    it starts with an inline label (``**Root cause: X**``, ``**结论：X**``; the label then
+    scopes it like any ``Label: X`` line) or it does not read as a heading (long, punctuated,
+    or carrying a causal cue)."""
+    m = _BOLD_LINE.match(line)
+    if not m:
+        return None
+    text = m.group(1).strip()
+    lm = _LABEL_SPLIT.match(text)
+    if lm and len(lm.group(1).split()) <= 6:
+        return text
+    if text.endswith((":", "：")) or _heading_like(text):
+        return None
+    return text
+
+
+def _lead_in(line: str) -> str | None:
+    """A line ending in a colon that introduces a list and names its kind by the default
+    labels (alternatives, symptoms, conclusion): "I considered and rejected these:". It scopes
+    the list items that follow it, like a heading, and only them."""
+    if _BULLET.match(line):
+        return None
+    m = _LEAD_IN.match(line)
+    if not m or len(m.group(1).split()) > 20:
+        return None
+    text = _strip_markup(m.group(1))
+    return text if text and heading_kind(text) != "other" else None
+
+
+def _heading(line: str) -> tuple[str, str, bool] | None:
+    """``(heading, trailing content, colon lead-in)`` when a line opens a section, else
+    ``None``.
 
     ``## Root cause: X`` and ``**Root cause:** X`` both give heading ``Root cause`` and content
     ``X``; a whole-line ``**Heading**`` or a short (≤ 40 chars, ≤ 5 words) non-bullet line
@@ -51,17 +94,17 @@ def _heading(line: str) -> tuple[str, str] | None:
         head = _strip_markup(m.group(1))
         lm = _LABEL_SPLIT.match(head)
         if lm:
-            return _strip_markup(lm.group(1)), lm.group(2).strip()
-        return head, ""
+            return _strip_markup(lm.group(1)), lm.group(2).strip(), False
+        return head, "", False
     m = _BOLD_LABEL.match(line)
     if m:
-        return _strip_markup(m.group(1)), m.group(2).strip()
+        return _strip_markup(m.group(1)), m.group(2).strip(), False
     m = _BOLD_HEADING.match(line)
     if m:
-        return _strip_markup(m.group(1)), ""
+        return _strip_markup(m.group(1)), "", False
     m = _COLON_HEADING.match(line)
     if m and len(m.group(1).split()) <= 5 and not re.search(r"[.!?。！？]", m.group(1)):
-        return _strip_markup(m.group(1)), ""
+        return _strip_markup(m.group(1)), "", True
     return None
 
 
@@ -111,10 +154,16 @@ def _continues(prev: str, line: str) -> bool:
 
 
 def _blocks(text: str, headings: bool) -> Iterator[tuple[str, Any]]:
-    """``("heading", name)`` and ``("sentence", (line_no, text))`` events of a Markdown-ish
-    text. Consecutive soft-wrapped lines are joined before sentence splitting; blank lines,
-    bullets, headings, table rows and code-fence lines start new paragraphs."""
+    """``("heading", name)``, ``("list_heading", name)``, ``("restore", None)`` and
+    ``("sentence", (line_no, text))`` events of a Markdown-ish text. Consecutive soft-wrapped
+    lines are joined before sentence splitting; blank lines, bullets, headings, table rows and
+    code-fence lines start new paragraphs. A whole-line bold sentence is a paragraph of its
+    own. A colon lead-in (a short ``Label:`` line, or a longer line ending in ``:`` whose
+    wording names alternatives, symptoms or the conclusion) followed by list items is a
+    ``list_heading``: it scopes those items, and the first paragraph after the list is back
+    under the enclosing heading (``restore``)."""
     para: list[tuple[int, str]] = []
+    lines = [raw.rstrip("\r") for raw in text.split("\n")]
 
     def flush() -> Iterator[tuple[str, Any]]:
         if not para:
@@ -129,9 +178,16 @@ def _blocks(text: str, headings: bool) -> Iterator[tuple[str, Any]]:
             no = next(n for off, n in reversed(starts) if off <= a)
             yield "sentence", (no, joined[a:b])
 
+    def next_is_item(i: int) -> bool:
+        for raw in lines[i + 1:]:
+            if raw.strip():
+                return bool(_BULLET.match(raw))
+        return False
+
     in_fence = False
-    for no, raw in enumerate(text.split("\n"), start=1):
-        raw = raw.rstrip("\r")
+    lead = None  # None | "pending" (a lead-in, no item yet) | "items" (inside its list)
+    in_item = False  # the open paragraph is a list item: a short unindented line ends it
+    for no, raw in enumerate(lines, start=1):
         if _FENCE.match(raw):
             yield from flush()
             in_fence = not in_fence
@@ -141,24 +197,48 @@ def _blocks(text: str, headings: bool) -> Iterator[tuple[str, Any]]:
             para.append((no, raw))
             yield from flush()
             continue
-        head = _heading(raw)
+        bold = _bold_sentence(raw)
+        head = None if bold is not None else _heading(raw)
+        lead_in = None
+        if head is None and bold is None and next_is_item(no - 1):
+            lead_in = _lead_in(raw)
+            if lead_in is not None:
+                head = (lead_in, "", True)
         if head is not None:
             yield from flush()
+            name, content, scoped = head
             if headings:
-                yield "heading", head[0]
-                content = head[1]
+                if scoped and next_is_item(no - 1):
+                    lead = "pending"
+                    yield "list_heading", name
+                else:
+                    lead = None
+                    yield "heading", name
             else:
-                content = " ".join(x for x in head if x)
+                content = " ".join(x for x in (name, content) if x)
             if content:
                 para.append((no, content))
                 yield from flush()
             continue
         if not raw.strip():
             yield from flush()
+            in_item = False
             continue
         bullet = _BULLET.match(raw)
-        if bullet or not para or not _continues(para[-1][1], raw):
+        if (bold is not None or bullet or not para or not _continues(para[-1][1], raw)
+                or (in_item and not raw[:1].isspace() and len(para[-1][1].strip()) < 60)):
             yield from flush()
+            in_item = bool(bullet)
+            if bullet and lead == "pending":
+                lead = "items"
+            elif not bullet and lead is not None:
+                if lead == "items":
+                    yield "restore", None
+                lead = None
+            if bold is not None:
+                para.append((no, bold))
+                yield from flush()
+                continue
             raw = raw[bullet.end():] if bullet else raw
         para.append((no, raw))
     yield from flush()
@@ -169,11 +249,18 @@ def flatten_output(output: str | None, followups: list[str] | None = None) -> pa
     follow-up answer. Text before the first heading is section 0 named ``''``."""
     b = TableBuilder("raw_output_sentence")
     section_idx, section, kind, sent_idx = 0, "", "other", 0
+    enclosing = ("", "other")  # the last heading that is not a list lead-in
     for event, value in _blocks(output or "", headings=True):
-        if event == "heading":
+        if event in ("heading", "list_heading", "restore"):
             if sent_idx or section_idx or section:
                 section_idx += 1
-            section, kind, sent_idx = value, classify_section(value), 0
+            if event == "restore":
+                section, kind = enclosing
+            else:
+                section, kind = value, classify_section(value)
+                if event == "heading":
+                    enclosing = (section, kind)
+            sent_idx = 0
             continue
         b.add(section_idx=section_idx, section=section, section_kind=kind,
               sentence_idx=sent_idx, line_no=value[0], text=value[1])

@@ -10,6 +10,7 @@ from rcaeval.grammar._compile import (
     any_regex,
     detector_regexes,
     each_regex,
+    has_causal_cue,
     heading_kind,
     negation_regexes,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "defaults_digest_bytes",
     "detector_regexes",
     "each_regex",
+    "has_causal_cue",
     "heading_kind",
     "merge_extensions",
     "merged",

@@ -30,6 +30,11 @@ ROLE_POST_WINDOW = 40
 NO_BREAK = r"[^.;:!?。；：！？，\n]"
 NO_BREAK_POST = r"[^.;!?。；！？，\n]"
 
+CLAUSE = r"(?:[^;:!?。；：！？\n]|:\d)"
+"""A character of one clause (a colon in a time, 14:05, does not end it)."""
+CLAUSE_NO_COLON = r"[^;:!?。；：！？\n]"
+SENTENCE = r"[^!?。！？\n]"
+
 NEVER_MATCHES = r"\b\B"
 """An RE2 pattern that matches nothing (bound for a stage that is off)."""
 
@@ -37,10 +42,23 @@ LABEL = r"^[\s*_>#•·-]*((?:[^\s:：]{1,24}\s+){0,3}[^\s:：]{1,24})\s*\**\s*[
 """The inline label of a line: the text before its first ``:`` / ``：`` when that is at most
 four words (group 1)."""
 _LABEL_END = r"[\s*_)）\]]*$"
+LEAD = (r"^[\s*_>#•·-]*((?:[^\s:：]+\s+){0,11}[^\s:：]+?)\s*\**\s*"
+        r"(?:[:：](?:\s|$)|：)")
+"""The lead of a line: the text before its first colon when that is at most twelve words
+(group 1); a label must end with its vocabulary word, a lead must start with it."""
+BOLD_LEAD = r"^[\s>#•·-]*\*\*([^*]{1,80}?)\s*[:：]?\s*\*\*"
+"""A bold span opening a line ("**Not the root cause**, only noise: ..."): a lead too."""
+_LEAD_MODS = (r"(?:(?:the|our|my|final|most|likely|probable|main|primary|actual|real|"
+              r"underlying|overall|immediate|identified|confirmed)\s+)*")
+_LEAD_TAIL = (r"(?:\s+(?:analysis|statement|identified|found|confirmed|determined|summary))?"
+              r"(?:\s*[(（][^)）]*[)）])?(?:\s+(?:of|for|behind|in|on)\s.*)?\W*$")
 
 REGEX_KEYS = (
     "clause_break", "causal", "heading_conclusion", "heading_alternatives", "heading_role",
     "label", "label_conclusion", "label_alternatives", "label_role",
+    "lead", "bold_lead", "lead_conclusion", "lead_alternatives", "lead_role", "lead_evidence",
+    "label_evidence", "subordinate", "causal_bound", "anaphora_in", "anaphora_next",
+    "anaphora_cue",
     "hedge_pre", "hedge_post", "role_pre", "role_post", "weak_pre", "weak_post",
     "neg_before_cue", "neg_after_cue", "hedge_before_cue", "hedge_after_cue",
     "role_before_cue", "role_after_cue", "weak_before_cue", "weak_after_cue",
@@ -94,6 +112,39 @@ def negation_regexes(patterns: list[str], vocab: dict[str, list[str]] | None = N
             post_regex(v["negation_cues.after"], patterns, POST_WINDOW))
 
 
+def causal_bound_regex(cues: list[str], patterns: list[str]) -> str:
+    """A mention of ``patterns`` sharing a clause with a causal cue (either order), or after
+    a colon that follows the cue and more words ("the root cause is clear: X", "originated
+    from the data volume: X"); a cue that ends the text before the colon is a label's noun
+    ("evidence for the root cause: X") and does not reach past it."""
+    if not cues:
+        return NEVER_MATCHES
+    c, p = "(?:" + "|".join(cues) + ")", f"(?:{alternation(patterns)})"
+    return (f"(?i){c}{CLAUSE}*?{p}|{p}{CLAUSE}*?{c}"
+            f"|{c}{CLAUSE_NO_COLON}*?(?:\\s[\\p{{L}}\\p{{N}}]|\\p{{Han}}){CLAUSE_NO_COLON}*?[:：]"
+            f"{CLAUSE}*?{p}")
+
+
+def _anaphora(v: dict[str, list[str]], patterns: list[str]) -> dict[str, str]:
+    claims = v["anaphoric_claims"]
+    if not claims:
+        return {"anaphora_in": NEVER_MATCHES, "anaphora_next": NEVER_MATCHES,
+                "anaphora_cue": NEVER_MATCHES}
+    a = "(?:" + "|".join(claims) + ")"
+    return {
+        "anaphora_in": (f"(?i)(?:{alternation(patterns)}){SENTENCE}*?[;；:：,，—–]\\s*"
+                        f"(?:(?:and|so)\\s+)?{a}"),
+        "anaphora_next": f"(?i)^[^\\p{{L}}\\p{{N}}]*{a}",
+        "anaphora_cue": f"(?i){a}",
+    }
+
+
+def _lead(labels: list[str]) -> str:
+    """A lead (the long text before a line's first colon) that starts with one of
+    ``labels``."""
+    return f"(?i)^[^\\p{{L}}\\p{{N}}]*(?:{alternation(labels)})" if labels else NEVER_MATCHES
+
+
 def _roles(v: dict[str, list[str]], side: str) -> list[str]:
     return [p for role in ("symptom", "contributing", "consequence")
             for p in v[f"role_cues.{role}.{side}"]]
@@ -124,6 +175,18 @@ def detector_regexes(patterns: list[str], *, scope: str, negation: bool,
         "label_alternatives": f"(?i)(?:{alternation(v['alternative_labels'])}){_LABEL_END}",
         "label_role": (f"(?i)(?:{alternation(v['role_labels'])}){_LABEL_END}"
                        if v["role_labels"] else NEVER_MATCHES),
+        "lead": LEAD,
+        "bold_lead": BOLD_LEAD,
+        "lead_conclusion": (f"(?i)^[^\\p{{L}}\\p{{N}}]*{_LEAD_MODS}(?:{alternation(v['conclusion_labels'])})"
+                            + _LEAD_TAIL),
+        "lead_alternatives": _lead(v["alternative_labels"]),
+        "lead_role": _lead(v["role_labels"]),
+        "lead_evidence": _lead(v["evidence_labels"]),
+        "label_evidence": (f"(?i)(?:{alternation(v['evidence_labels'])}){_LABEL_END}"
+                           if v["evidence_labels"] else NEVER_MATCHES),
+        "subordinate": _cue(v["subordinate_labels"]),
+        "causal_bound": causal_bound_regex(v["causal_cues"], patterns),
+        **_anaphora(v, patterns),
         "hedge_pre": NEVER_MATCHES, "hedge_post": NEVER_MATCHES,
         "role_pre": NEVER_MATCHES, "role_post": NEVER_MATCHES,
         "weak_pre": NEVER_MATCHES, "weak_post": NEVER_MATCHES,
@@ -165,3 +228,14 @@ def heading_kind(heading: str) -> str:
         if rx.search(heading):
             return kind
     return "other"
+
+
+@lru_cache(maxsize=1)
+def _default_causal_re() -> re.Pattern[str]:
+    return re.compile(alternation(merged()["causal_cues"]), re.IGNORECASE)
+
+
+def has_causal_cue(text: str) -> bool:
+    """Whether ``text`` carries a causal cue of the default grammar (Python ``re``; used by
+    extraction to tell a bold sentence from a bold heading)."""
+    return bool(_default_causal_re().search(text))

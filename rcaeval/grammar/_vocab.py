@@ -76,7 +76,10 @@ class Grammar(_Strict):
     conclusion_labels: Vocab = Field(default_factory=list)
     alternative_labels: Vocab = Field(default_factory=list)
     role_labels: Vocab = Field(default_factory=list)
+    evidence_labels: Vocab = Field(default_factory=list)
+    subordinate_labels: Vocab = Field(default_factory=list)
     causal_cues: Vocab = Field(default_factory=list)
+    anaphoric_claims: Vocab = Field(default_factory=list)
     negation_cues: Cues = Field(default_factory=Cues)
     hedge_cues: Cues = Field(default_factory=Cues)
     role_cues: RoleCues = Field(default_factory=RoleCues)
@@ -91,7 +94,8 @@ def flat_items(g: Grammar) -> dict[str, list[str]]:
     """Every vocabulary of ``g`` as a flat list, keyed by its dotted name
     (``negation_cues.before``, ``role_cues.symptom.after``, ...)."""
     out: dict[str, list[str]] = {}
-    for name in ("conclusion_labels", "alternative_labels", "role_labels", "causal_cues",
+    for name in ("conclusion_labels", "alternative_labels", "role_labels", "evidence_labels",
+                 "subordinate_labels", "causal_cues", "anaphoric_claims",
                  "clause_breaks"):
         out[name] = _flat(getattr(g, name))
     for name in ("negation_cues", "hedge_cues", "consequence_cues"):

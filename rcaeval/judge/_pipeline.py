@@ -196,8 +196,12 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
         # pattern set no sentence of the judged runs matches.
         unused = {"anywhere": ("causal", "heading_conclusion", "heading_alternatives",
                                "heading_role", "label_conclusion", "label_alternatives",
-                               "label_role"),
-                  "alternatives": ("causal",)}.get(scope, ())
+                               "label_role", "label_evidence", "lead", "bold_lead",
+                               "lead_conclusion", "lead_alternatives", "lead_role",
+                               "lead_evidence", "subordinate", "causal_bound",
+                               "anaphora_in", "anaphora_next", "anaphora_cue"),
+                  "alternatives": ("causal", "causal_bound", "anaphora_in", "anaphora_next",
+                                   "anaphora_cue")}.get(scope, ())
         params.update({k: NEVER_MATCHES for k in unused})
         if not negation:
             params.update({k: NEVER_MATCHES for k in REGEX_KEYS if k.endswith("_cue")})

@@ -120,3 +120,51 @@ def test_soft_wrapped_paragraphs_are_joined() -> None:
         (10, "second bullet"),
         (11, "| a | b |"),
     ]
+
+
+def _rows(text: str) -> list[tuple[str, str, str]]:
+    return [(r["section"], r["section_kind"], r["text"]) for r in flatten_output(text).to_pylist()]
+
+
+def test_a_whole_bold_line_is_a_sentence_unless_it_reads_as_a_heading() -> None:
+    rows = _rows("Checked the store logs.\n\n**Verdict: the import filled the data volume**\n\n"
+                 "**Evidence**\n- ENOSPC at 09:12\n\n"
+                 "**The scheduler moved every leader off tikv-4 because of the restarts.**\n"
+                 "**判断：导入任务写满了数据盘，写入全部失败**\n")
+    assert rows == [
+        ("", "other", "Checked the store logs."),
+        # a label opening the bold line: a sentence the label scopes (docs/registry.md)
+        ("", "other", "Verdict: the import filled the data volume"),
+        ("Evidence", "other", "ENOSPC at 09:12"),
+        ("Evidence", "other",
+         "The scheduler moved every leader off tikv-4 because of the restarts."),
+        ("Evidence", "other", "判断：导入任务写满了数据盘，写入全部失败"),
+    ]
+
+
+def test_a_colon_lead_in_scopes_only_the_list_it_introduces() -> None:
+    rows = _rows("## Diagnosis\nBefore settling I weighed and excluded these:\n"
+                 "- a noisy neighbour on the host\n- a leaked connection pool\n\n"
+                 "The volume on tikv-4 filled up.\n"
+                 "Alternatives:\n- a leader storm\nThe import is what filled it.\n"
+                 "排查过的候选原因：\n- 网络抖动\n导入写满了磁盘。\n")
+    assert rows == [
+        ("Before settling I weighed and excluded these", "alternatives",
+         "a noisy neighbour on the host"),
+        ("Before settling I weighed and excluded these", "alternatives",
+         "a leaked connection pool"),
+        ("Diagnosis", "root_cause", "The volume on tikv-4 filled up."),
+        ("Alternatives", "alternatives", "a leader storm"),
+        ("Diagnosis", "root_cause", "The import is what filled it."),
+        ("排查过的候选原因", "alternatives", "网络抖动"),
+        ("Diagnosis", "root_cause", "导入写满了磁盘。"),
+    ]
+
+
+def test_a_long_colon_line_not_followed_by_a_list_stays_a_sentence() -> None:
+    rows = _rows("## Root cause\nAfter ruling out the network, what the logs show is this:\n"
+                 "the import filled the volume.\n")
+    assert rows == [
+        ("Root cause", "root_cause", "After ruling out the network, what the logs show is this:"),
+        ("Root cause", "root_cause", "the import filled the volume."),
+    ]
