@@ -13,10 +13,15 @@
 --   $weak_pre $weak_post       weak consequence wording (idem; see facts/output.sql)
 --   $*_cue                     the cue vocabularies alone, to name the deciding cue
 --   $clause_break              clause breaks rewritten to ';' before any cue stage
+--   $subject_break             a new subject ("and the ..."): ';' inserted before it for the
+--                              role stage only, so a role cue names the mention it follows
 --   $causal                    a causal cue (to name it)
 --   $causal_bound              a match sharing a clause with a causal cue, or after a colon
 --                              the cue and more words precede (a cue in another clause, or
 --                              ending a label before a colon, does not count)
+--   $pick                      a sentence picking a numbered list item ("It's (3)"; group 1
+--                              the number): that item's sentences are in scope, even in a
+--                              candidate list
 --   $anaphora_in $anaphora_next a later clause / the next sentence of the section claiming
 --                              the cause just named ("that is the root cause"); $anaphora_cue
 --   $heading_*                 a section heading naming conclusion / alternatives / role
@@ -31,7 +36,7 @@
 INSERT INTO j_detector_hit
 WITH s AS (
     SELECT o.run_id, o.case_id, r.detector_id, o.section_idx, o.sentence_idx, o.line_no,
-           o.section, o.section_kind, o.text
+           o.section, o.section_kind, o.text, o.item
     FROM j_raw_output_sentence AS o
     JOIN j_scope AS k ON k.run_id = o.run_id AND k.case_id = o.case_id
     JOIN rule_detector AS r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash
@@ -47,8 +52,29 @@ lines AS (   -- the first sentence of every line a candidate sits on: where a la
      AND l.line_no = o.line_no
     GROUP BY ALL
 ),
+picks AS (   -- a sentence picking a numbered item ("It's (3)"), in an answer where a
+             -- candidate sits in a numbered item
+    SELECT p.run_id, p.case_id, p.section_idx AS p_sec, p.sentence_idx AS p_sent,
+           regexp_extract(p.text, $pick, 1) AS n, regexp_extract(p.text, $pick, 0) AS cue
+    FROM j_raw_output_sentence AS p
+    JOIN (SELECT DISTINCT run_id, case_id FROM s WHERE item IS NOT NULL) AS k
+      ON k.run_id = p.run_id AND k.case_id = p.case_id
+    WHERE regexp_matches(p.text, $pick)
+),
+picked AS (  -- the list it picks from: the last section before the pick holding that item
+    SELECT run_id, case_id, item, section_idx, min(cue) AS pick_cue
+    FROM (SELECT pk.run_id, pk.case_id, pk.n AS item, max(o.section_idx) AS section_idx,
+                 pk.cue
+          FROM picks AS pk
+          JOIN j_raw_output_sentence AS o
+            ON o.run_id = pk.run_id AND o.case_id = pk.case_id AND o.item = pk.n
+           AND (o.section_idx < pk.p_sec
+                OR (o.section_idx = pk.p_sec AND o.sentence_idx < pk.p_sent))
+          GROUP BY pk.run_id, pk.case_id, pk.n, pk.p_sec, pk.p_sent, pk.cue)
+    GROUP BY ALL
+),
 c AS (
-    SELECT s.*,
+    SELECT s.*, pd.pick_cue,
            CASE WHEN coalesce(s.section_kind, '') = 'followup' OR coalesce(s.section, '') = ''
                     THEN NULL
                 WHEN regexp_matches(s.section, $heading_alternatives) THEN 'alternatives'
@@ -68,6 +94,9 @@ c AS (
     LEFT JOIN j_raw_output_sentence AS nx
            ON nx.run_id = s.run_id AND nx.case_id = s.case_id
           AND nx.section_idx = s.section_idx AND nx.sentence_idx = s.sentence_idx + 1
+    LEFT JOIN picked AS pd
+           ON pd.run_id = s.run_id AND pd.case_id = s.case_id
+          AND pd.section_idx = s.section_idx AND pd.item = s.item
     LEFT JOIN lines AS l
            ON l.run_id = s.run_id AND l.case_id = s.case_id AND l.section_idx = s.section_idx
           AND l.line_no = s.line_no
@@ -98,8 +127,8 @@ e AS (
 ),
 f AS (
     SELECT e.*,
-           regexp_replace(regexp_replace(t2, $role_pre, ' ', 'g'), $role_post, ' ', 'g')
-               AS t3
+           regexp_replace(regexp_replace(regexp_replace(t2, $subject_break, ';\0', 'g'),
+                                         $role_pre, ' ', 'g'), $role_post, ' ', 'g') AS t3
     FROM e
 ),
 g AS (
@@ -133,13 +162,16 @@ SELECT run_id, case_id, detector_id, $scope AS scope, section_idx, sentence_idx,
        CASE $scope
            WHEN 'anywhere' THEN true
            WHEN 'alternatives' THEN coalesce(kind = 'alternatives', false)
-           ELSE CASE WHEN kind IN ('alternatives', 'role', 'evidence') THEN false
+           ELSE CASE WHEN pick_cue IS NOT NULL THEN true
+                     WHEN kind IN ('alternatives', 'role', 'evidence') THEN false
                      WHEN kind = 'conclusion' THEN true
                      ELSE claim IS NOT NULL END
        END AS in_scope,
        CASE $scope
            WHEN 'anywhere' THEN 'scope anywhere'
-           ELSE coalesce(structure,
+           ELSE coalesce(CASE WHEN $scope = 'root_cause' AND pick_cue IS NOT NULL
+                              THEN 'item ' || item || ' picked by "' || pick_cue || '"' END,
+                         structure,
                          CASE WHEN $scope <> 'root_cause' THEN NULL
                               WHEN claim IS NOT NULL THEN claim
                               WHEN regexp_matches(text, $causal)

@@ -17,7 +17,8 @@ _BOLD_LABEL = re.compile(r"^\s*\*\*([^*]{1,60}?)\s*(?:[:：]\s*\*\*|\*\*\s*[:：
 _COLON_HEADING = re.compile(r"^\s*([^\s\-*+•>#|`\d].{0,39}?)\s*[:：]\s*$")
 _LABEL_SPLIT = re.compile(r"^([^:：]{1,60}?)\s*[:：]\s*(\S.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_BULLET = re.compile(r"^\s*(?:>\s*)*(?:[-*+•·]|\d{1,3}[.)])\s+")
+_BULLET = re.compile(r"^\s*(?:>\s*)*(?:[-*+•·]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
+_ITEM_NO = re.compile(r"^\s*(?:>\s*)*\(?(\d{1,3})[.)]\s")
 _BOUNDARY = re.compile(
     r"[。！？；]+|[.!?;]+(?=[\s\"')\]*_`]|$)|(?P<bullet>\s[•·]\s)")
 _TERMINAL_END = re.compile(r"[.!?;:。！？；：]\W*$")
@@ -164,6 +165,7 @@ def _blocks(text: str, headings: bool) -> Iterator[tuple[str, Any]]:
     under the enclosing heading (``restore``)."""
     para: list[tuple[int, str]] = []
     lines = [raw.rstrip("\r") for raw in text.split("\n")]
+    item: list[str | None] = [None]  # the list item number of the open paragraph
 
     def flush() -> Iterator[tuple[str, Any]]:
         if not para:
@@ -174,9 +176,10 @@ def _blocks(text: str, headings: bool) -> Iterator[tuple[str, Any]]:
             starts.append((len(joined), no))
             joined += part.strip()
         para.clear()
+        number, item[0] = item[0], None
         for a, b in _sentence_spans(joined):
             no = next(n for off, n in reversed(starts) if off <= a)
-            yield "sentence", (no, joined[a:b])
+            yield "sentence", (no, joined[a:b], number)
 
     def next_is_item(i: int) -> bool:
         for raw in lines[i + 1:]:
@@ -235,6 +238,9 @@ def _blocks(text: str, headings: bool) -> Iterator[tuple[str, Any]]:
                 if lead == "items":
                     yield "restore", None
                 lead = None
+            if bullet:
+                num = _ITEM_NO.match(raw)
+                item[0] = num.group(1) if num else None
             if bold is not None:
                 para.append((no, bold))
                 yield from flush()
@@ -263,13 +269,13 @@ def flatten_output(output: str | None, followups: list[str] | None = None) -> pa
             sent_idx = 0
             continue
         b.add(section_idx=section_idx, section=section, section_kind=kind,
-              sentence_idx=sent_idx, line_no=value[0], text=value[1])
+              sentence_idx=sent_idx, line_no=value[0], text=value[1], item=value[2])
         sent_idx += 1
     for n, answer in enumerate(followups or (), start=1):
         section_idx += 1
-        for sent_idx, (_, (no, sentence)) in enumerate(_blocks(answer, headings=False)):
+        for sent_idx, (_, (no, sentence, number)) in enumerate(_blocks(answer, headings=False)):
             b.add(section_idx=section_idx, section=f"followup-{n}", section_kind="followup",
-                  sentence_idx=sent_idx, line_no=no, text=sentence)
+                  sentence_idx=sent_idx, line_no=no, text=sentence, item=number)
     return b.finish()
 
 

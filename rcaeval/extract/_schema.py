@@ -61,7 +61,7 @@ PAYLOAD_SCHEMAS: dict[str, pa.Schema] = {
     ]),
     "raw_output_sentence": pa.schema([
         ("section_idx", _I32), ("section", _S), ("section_kind", _S), ("sentence_idx", _I32),
-        ("line_no", _I32), ("text", _S),
+        ("line_no", _I32), ("text", _S), ("item", _S),
     ]),
 }
 

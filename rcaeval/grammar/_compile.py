@@ -29,6 +29,11 @@ ROLE_POST_WINDOW = 40
 
 NO_BREAK = r"[^.;:!?。；：！？，\n]"
 NO_BREAK_POST = r"[^.;!?。；！？，\n]"
+NO_BREAK_CHAIN = r"[^.;:!?。；：！？\n]"
+"""Between two mentions a cue governs (commas and CJK commas included)."""
+CHAIN_WINDOW = 60
+RETRACTION_WINDOW = 60
+"""Characters a retraction after a mention reaches back (commas included)."""
 
 CLAUSE = r"(?:[^;:!?。；：！？\n]|:\d)"
 """A character of one clause (a colon in a time, 14:05, does not end it)."""
@@ -54,11 +59,11 @@ _LEAD_TAIL = (r"(?:\s+(?:analysis|statement|identified|found|confirmed|determine
               r"(?:\s*[(（][^)）]*[)）])?(?:\s+(?:of|for|behind|in|on)\s.*)?\W*$")
 
 REGEX_KEYS = (
-    "clause_break", "causal", "heading_conclusion", "heading_alternatives", "heading_role",
+    "clause_break", "subject_break", "causal", "heading_conclusion", "heading_alternatives", "heading_role",
     "label", "label_conclusion", "label_alternatives", "label_role",
     "lead", "bold_lead", "lead_conclusion", "lead_alternatives", "lead_role", "lead_evidence",
     "label_evidence", "subordinate", "causal_bound", "anaphora_in", "anaphora_next",
-    "anaphora_cue",
+    "anaphora_cue", "pick",
     "hedge_pre", "hedge_post", "role_pre", "role_post", "weak_pre", "weak_post",
     "neg_before_cue", "neg_after_cue", "hedge_before_cue", "hedge_after_cue",
     "role_before_cue", "role_after_cue", "weak_before_cue", "weak_after_cue",
@@ -87,20 +92,32 @@ def _cue(cues: list[str]) -> str:
     return "(?i)" + ("|".join(cues) if cues else NEVER_MATCHES)
 
 
+def _chain(patterns: list[str]) -> str:
+    """Further mentions of ``patterns`` after one a cue governs, each within
+    :data:`CHAIN_WINDOW` characters of the previous one in the same clause: the cue governs
+    them all ("we suspect a hot region and a read hotspot", "怀疑缺少索引，全表扫描...")."""
+    return f"(?:{NO_BREAK_CHAIN}{{0,{CHAIN_WINDOW}}}?(?:{alternation(patterns)}))*"
+
+
 def pre_regex(cues: list[str], patterns: list[str], window: int = PRE_WINDOW) -> str:
     """A mention of ``patterns`` preceded (within ``window`` characters of one clause) by a
-    cue."""
+    cue, with the further mentions of the clause the cue governs."""
     if not cues:
         return NEVER_MATCHES
     return ("(?i)(?:" + "|".join(cues) + ")"
-            + f"{NO_BREAK}{{0,{window}}}?(?:{alternation(patterns)})")
+            + f"{NO_BREAK}{{0,{window}}}?(?:{alternation(patterns)})" + _chain(patterns))
 
 
-def post_regex(cues: list[str], patterns: list[str], window: int) -> str:
-    """A mention of ``patterns`` followed (within ``window`` characters) by a cue."""
+def post_regex(cues: list[str], patterns: list[str], window: int,
+               gap: str = NO_BREAK_POST, chain: bool = True) -> str:
+    """A mention of ``patterns`` followed (within ``window`` characters) by a cue, with the
+    mentions before it in the same clause that the cue governs too (``chain``; a role cue
+    names only the mention it follows)."""
     if not cues:
         return NEVER_MATCHES
-    return (f"(?i)(?:{alternation(patterns)}){NO_BREAK_POST}{{0,{window}}}?"
+    p = f"(?:{alternation(patterns)})"
+    before = f"(?:{NO_BREAK_CHAIN}{{0,{CHAIN_WINDOW}}}?{p})*" if chain else ""
+    return (f"(?i){p}{before}{gap}{{0,{window}}}?"
             + "(?:" + "|".join(cues) + ")")
 
 
@@ -108,8 +125,12 @@ def negation_regexes(patterns: list[str], vocab: dict[str, list[str]] | None = N
                      ) -> tuple[str, str]:
     """``(pre, post)`` RE2 regexes matching a negated occurrence of any of ``patterns``."""
     v = vocab or merged()
-    return (pre_regex(v["negation_cues.before"], patterns),
-            post_regex(v["negation_cues.after"], patterns, POST_WINDOW))
+    post = post_regex(v["negation_cues.after"], patterns, POST_WINDOW)
+    retract = post_regex(v.get("retraction_cues", []), patterns, RETRACTION_WINDOW,
+                         NO_BREAK_CHAIN)
+    if retract != NEVER_MATCHES:
+        post = retract if post == NEVER_MATCHES else f"{post}|{retract[4:]}"
+    return pre_regex(v["negation_cues.before"], patterns), post
 
 
 def causal_bound_regex(cues: list[str], patterns: list[str]) -> str:
@@ -139,6 +160,17 @@ def _anaphora(v: dict[str, list[str]], patterns: list[str]) -> dict[str, str]:
     }
 
 
+def pick_regex(cues: list[str]) -> str:
+    """A sentence picking a numbered list item (group 1: the number): a pick cue, then the
+    number in brackets, after option / candidate / # / 第, or ending the clause."""
+    if not cues:
+        return NEVER_MATCHES
+    return ("(?i)(?:" + "|".join(cues) + ")\\s*"
+            r"(?:(?:option|candidate|number|no\.?|item|hypothesis|choice|explanation|#|第)\s*"
+            r"[(（]?\s*|[(（]\s*)?(\d{1,3})"
+            r"(?:\s*[)）]|\s*(?:个|条|项|种|号)|\s*(?:[.:;,。：；，!！?？]|$))")
+
+
 def _lead(labels: list[str]) -> str:
     """A lead (the long text before a line's first colon) that starts with one of
     ``labels``."""
@@ -166,6 +198,7 @@ def detector_regexes(patterns: list[str], *, scope: str, negation: bool,
         "neg_pre": pre,
         "neg_post": post,
         "clause_break": _cue(v["clause_breaks"]),
+        "subject_break": _cue(v["subject_breaks"]),
         "causal": _cue(v["causal_cues"]),
         "heading_conclusion": _cue(v["conclusion_labels"]),
         "heading_alternatives": _cue(v["alternative_labels"]),
@@ -187,11 +220,12 @@ def detector_regexes(patterns: list[str], *, scope: str, negation: bool,
         "subordinate": _cue(v["subordinate_labels"]),
         "causal_bound": causal_bound_regex(v["causal_cues"], patterns),
         **_anaphora(v, patterns),
+        "pick": pick_regex(v["pick_cues"]),
         "hedge_pre": NEVER_MATCHES, "hedge_post": NEVER_MATCHES,
         "role_pre": NEVER_MATCHES, "role_post": NEVER_MATCHES,
         "weak_pre": NEVER_MATCHES, "weak_post": NEVER_MATCHES,
         "neg_before_cue": _cue(v["negation_cues.before"]),
-        "neg_after_cue": _cue(v["negation_cues.after"]),
+        "neg_after_cue": _cue(v["negation_cues.after"] + v["retraction_cues"]),
         "hedge_before_cue": _cue(v["hedge_cues.before"]),
         "hedge_after_cue": _cue(v["hedge_cues.after"]),
         "role_before_cue": _cue(role_pre),
@@ -204,7 +238,7 @@ def detector_regexes(patterns: list[str], *, scope: str, negation: bool,
             hedge_pre=pre_regex(v["hedge_cues.before"], patterns),
             hedge_post=post_regex(v["hedge_cues.after"], patterns, HEDGE_POST_WINDOW),
             role_pre=pre_regex(role_pre, patterns),
-            role_post=post_regex(role_post, patterns, ROLE_POST_WINDOW),
+            role_post=post_regex(role_post, patterns, ROLE_POST_WINDOW, chain=False),
             weak_pre=pre_regex(v["consequence_cues.before"], patterns),
             weak_post=post_regex(v["consequence_cues.after"], patterns, ROLE_POST_WINDOW),
         )

@@ -84,6 +84,9 @@ class Grammar(_Strict):
     hedge_cues: Cues = Field(default_factory=Cues)
     role_cues: RoleCues = Field(default_factory=RoleCues)
     consequence_cues: Cues = Field(default_factory=Cues)
+    pick_cues: Vocab = Field(default_factory=list)
+    retraction_cues: Vocab = Field(default_factory=list)
+    subject_breaks: Vocab = Field(default_factory=list)
     clause_breaks: Vocab = Field(default_factory=list)
 
     def is_empty(self) -> bool:
@@ -95,8 +98,8 @@ def flat_items(g: Grammar) -> dict[str, list[str]]:
     (``negation_cues.before``, ``role_cues.symptom.after``, ...)."""
     out: dict[str, list[str]] = {}
     for name in ("conclusion_labels", "alternative_labels", "role_labels", "evidence_labels",
-                 "subordinate_labels", "causal_cues", "anaphoric_claims",
-                 "clause_breaks"):
+                 "subordinate_labels", "causal_cues", "anaphoric_claims", "pick_cues", "retraction_cues",
+                 "subject_breaks", "clause_breaks"):
         out[name] = _flat(getattr(g, name))
     for name in ("negation_cues", "hedge_cues", "consequence_cues"):
         cues: Cues = getattr(g, name)

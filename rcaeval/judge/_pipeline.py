@@ -199,9 +199,9 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
                                "label_role", "label_evidence", "lead", "bold_lead",
                                "lead_conclusion", "lead_alternatives", "lead_role",
                                "lead_evidence", "subordinate", "causal_bound",
-                               "anaphora_in", "anaphora_next", "anaphora_cue"),
+                               "anaphora_in", "anaphora_next", "anaphora_cue", "pick"),
                   "alternatives": ("causal", "causal_bound", "anaphora_in", "anaphora_next",
-                                   "anaphora_cue")}.get(scope, ())
+                                   "anaphora_cue", "pick")}.get(scope, ())
         params.update({k: NEVER_MATCHES for k in unused})
         if not negation:
             params.update({k: NEVER_MATCHES for k in REGEX_KEYS if k.endswith("_cue")})
