@@ -5,6 +5,9 @@
 -- regexes) over every judged run carrying such a detector; the RE2 patterns are bound as
 -- parameters so DuckDB compiles each once per query instead of once per row. Parameters:
 --   $pattern_key $scope
+--   $fuzzy_words               '|'-joined words a `fuzzy: true` detector reads one-edit
+--                              misspellings of (Damerau-Levenshtein 1, words of 5+ letters;
+--                              '' when off); patterns run on the corrected text
 --   $any_regex                 (?i) alternation of the `any` patterns
 --   $all_regexes               list of (?i) `all` patterns (matched only on candidate rows)
 --   $neg_pre $neg_post         negated-occurrence regexes (rcaeval/grammar/_compile.py)
@@ -34,14 +37,32 @@
 -- in. Cue stages: each blanks its spans (cue + window + match, or match + window + cue) out
 -- of what the previous stage left; the sentence counts only if the pattern still matches.
 INSERT INTO j_detector_hit
-WITH s AS (
+WITH f0 AS (
     SELECT o.run_id, o.case_id, r.detector_id, o.section_idx, o.sentence_idx, o.line_no,
-           o.section, o.section_kind, o.text, o.item
+           o.section, o.section_kind, o.text AS raw_text, o.item,
+           CASE WHEN $fuzzy_words = '' THEN o.text
+                ELSE array_to_string(list_transform(
+                         regexp_extract_all(o.text, '[A-Za-z]+|[^A-Za-z]+'),
+                         lambda t: CASE
+                             WHEN length(t) < 5 OR NOT regexp_full_match(t, '[A-Za-z]+')
+                               OR list_contains(string_split($fuzzy_words, '|'), lower(t))
+                             THEN t
+                             ELSE coalesce(list_first(list_filter(
+                                      string_split($fuzzy_words, '|'),
+                                      lambda w: damerau_levenshtein(lower(t), w) = 1)), t)
+                         END), '') END AS text
     FROM j_raw_output_sentence AS o
     JOIN j_scope AS k ON k.run_id = o.run_id AND k.case_id = o.case_id
     JOIN rule_detector AS r ON r.case_id = k.case_id AND r.rules_hash = k.rules_hash
     WHERE r.pattern_key = $pattern_key
-      AND regexp_matches(o.text, $any_regex)
+),
+s AS (       -- candidates: a sentence a pattern matches (misspellings read, if fuzzy)
+    SELECT f0.*,
+           CASE WHEN text <> raw_text AND NOT regexp_matches(raw_text, $any_regex)
+                THEN 'misspelling read: "' || raw_text || '" as "' || text || '"; ' END
+               AS misspelling
+    FROM f0
+    WHERE regexp_matches(text, $any_regex)
 ),
 lines AS (   -- the first sentence of every line a candidate sits on: where a label would be
     SELECT o.run_id, o.case_id, o.section_idx, o.line_no,
@@ -83,10 +104,12 @@ c AS (
                      AND (NOT regexp_matches(s.section, $subordinate)
                           OR regexp_matches(s.section, $lead_conclusion)) THEN 'conclusion'
            END AS heading_kind,
-           nullif(regexp_extract(l.head, $label, 1), '') AS label,
-           CASE WHEN s.text = l.head    -- a lead scopes its own sentence only
-                THEN coalesce(nullif(regexp_extract(l.head, $lead, 1), ''),
-                              nullif(regexp_extract(l.head, $bold_lead, 1), '')) END AS lead,
+           -- the sentence's own label, else its line's (a label scopes the rest of its line)
+           coalesce(nullif(regexp_extract(s.raw_text, $label, 1), ''),
+                    nullif(regexp_extract(l.head, $label, 1), '')) AS label,
+           -- a lead scopes its own sentence only
+           coalesce(nullif(regexp_extract(s.raw_text, $lead, 1), ''),
+                    nullif(regexp_extract(s.raw_text, $bold_lead, 1), '')) AS lead,
            nx.text AS next_text,
            regexp_replace(s.text, $clause_break, ';', 'g') AS t0,
            regexp_replace(s.text, $clause_break, ';\0', 'g') AS tc   -- clauses, words kept
@@ -158,7 +181,7 @@ h AS (
     FROM g
 )
 SELECT run_id, case_id, detector_id, $scope AS scope, section_idx, sentence_idx, line_no,
-       section, section_kind, text,
+       section, section_kind, raw_text AS text,
        CASE $scope
            WHEN 'anywhere' THEN true
            WHEN 'alternatives' THEN coalesce(kind = 'alternatives', false)
@@ -167,7 +190,7 @@ SELECT run_id, case_id, detector_id, $scope AS scope, section_idx, sentence_idx,
                      WHEN kind = 'conclusion' THEN true
                      ELSE claim IS NOT NULL END
        END AS in_scope,
-       CASE $scope
+       coalesce(misspelling, '') || CASE $scope
            WHEN 'anywhere' THEN 'scope anywhere'
            ELSE coalesce(CASE WHEN $scope = 'root_cause' AND pick_cue IS NOT NULL
                               THEN 'item ' || item || ' picked by "' || pick_cue || '"' END,

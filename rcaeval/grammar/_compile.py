@@ -63,7 +63,7 @@ REGEX_KEYS = (
     "label", "label_conclusion", "label_alternatives", "label_role",
     "lead", "bold_lead", "lead_conclusion", "lead_alternatives", "lead_role", "lead_evidence",
     "label_evidence", "subordinate", "causal_bound", "anaphora_in", "anaphora_next",
-    "anaphora_cue", "pick",
+    "anaphora_cue", "pick", "fuzzy_words",
     "hedge_pre", "hedge_post", "role_pre", "role_post", "weak_pre", "weak_post",
     "neg_before_cue", "neg_after_cue", "hedge_before_cue", "hedge_after_cue",
     "role_before_cue", "role_after_cue", "weak_before_cue", "weak_after_cue",
@@ -182,8 +182,28 @@ def _roles(v: dict[str, list[str]], side: str) -> list[str]:
             for p in v[f"role_cues.{role}.{side}"]]
 
 
+_FUZZY_MIN = 5
+"""Shortest word a fuzzy detector corrects (shorter words have too many one-edit
+neighbours: 'disk' / 'desk', 'full' / 'fill')."""
+_OPTIONAL_SEP = re.compile(r"(?:\[[^\]]*\]|\\s|\\W|[ _-])[?*]")
+_ESCAPE = re.compile(r"\\[a-zA-Z]")
+
+
+def fuzzy_words(patterns: list[str]) -> list[str]:
+    """The literal Latin-script words (at least five letters, lower case, sorted) of
+    ``patterns``: what a ``fuzzy: true`` detector reads misspellings of. An optional separator
+    between two words also yields the joined word (``hot ?spot`` -> ``hotspot``)."""
+    words: set[str] = set()
+    for pattern in patterns:
+        for src in (pattern, _OPTIONAL_SEP.sub("", pattern)):
+            words.update(w.lower() for w in re.findall(r"[A-Za-z]+", _ESCAPE.sub(" ", src))
+                         if len(w) >= _FUZZY_MIN)
+    return sorted(words)
+
+
 def detector_regexes(patterns: list[str], *, scope: str, negation: bool,
-                     extension: dict[str, Any] | None = None) -> dict[str, str]:
+                     extension: dict[str, Any] | None = None,
+                     fuzzy: bool = False) -> dict[str, str]:
     """Every regex one detector needs: ``neg_pre`` / ``neg_post`` plus :data:`REGEX_KEYS`.
 
     Negation applies in every scope (``negation: false`` turns all cue stages off). Hedge,
@@ -221,6 +241,7 @@ def detector_regexes(patterns: list[str], *, scope: str, negation: bool,
         "causal_bound": causal_bound_regex(v["causal_cues"], patterns),
         **_anaphora(v, patterns),
         "pick": pick_regex(v["pick_cues"]),
+        "fuzzy_words": "|".join(fuzzy_words(patterns)) if fuzzy else "",
         "hedge_pre": NEVER_MATCHES, "hedge_post": NEVER_MATCHES,
         "role_pre": NEVER_MATCHES, "role_post": NEVER_MATCHES,
         "weak_pre": NEVER_MATCHES, "weak_post": NEVER_MATCHES,

@@ -205,8 +205,8 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
         params.update({k: NEVER_MATCHES for k in unused})
         if not negation:
             params.update({k: NEVER_MATCHES for k in REGEX_KEYS if k.endswith("_cue")})
-        if not _has_candidates(con, key, any_re):
-            continue
+        if not regexes.get("fuzzy_words") and not _has_candidates(con, key, any_re):
+            continue  # (a fuzzy detector's candidates show only after correction)
         params.update({
             "pattern_key": key, "scope": scope, "any_regex": any_re,
             "all_regexes": list(all_re or []),

@@ -239,7 +239,8 @@ def flatten_rules(
         negation = bool(det.get("negation", True))
         try:
             regexes = detector_regexes(any_p, scope=scope, negation=negation,
-                                       extension=det.get("grammar"))
+                                       extension=det.get("grammar"),
+                                       fuzzy=bool(det.get("fuzzy")))
         except ValueError as exc:
             raise _err(case_id, f"detectors.{det_id}.grammar", str(exc)) from exc
         pre, post = (regexes["neg_pre"], regexes["neg_post"]) if negation else (None, None)

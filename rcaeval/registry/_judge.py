@@ -118,6 +118,13 @@ class Detector(BaseModel):
         "this detector only: labels, causal / hedge / role / consequence / negation cues, "
         "clause breaks.",
     )
+    fuzzy: bool = Field(
+        default=False,
+        description="Tolerate one-edit misspellings (Damerau-Levenshtein distance 1: one "
+        "letter added, dropped, changed or two swapped) of the Latin-script words of at least "
+        "five letters written literally in `any` / `all` ('paniced' reads as 'panicked'). Off "
+        "by default; CJK text is never corrected.",
+    )
     examples: DetectorExamples | None = Field(
         default=None, exclude=True,
         description="Answers this detector must fire on (`fires`) and must not (`silent`), "
@@ -132,6 +139,8 @@ class Detector(BaseModel):
         data = handler(self)
         if isinstance(data, dict) and data.get("grammar") is None:
             data.pop("grammar", None)
+        if isinstance(data, dict) and not data.get("fuzzy"):
+            data.pop("fuzzy", None)  # likewise for the misspelling opt-in
         return data
 
     @field_validator("any", "all")
