@@ -97,6 +97,7 @@ def con() -> duckdb.DuckDBPyConnection:
     c.execute(read_query("migrations/0001_init.sql"))
     c.execute(read_query("migrations/0009_raw_bundle_seq.sql"))
     c.execute(read_query("migrations/0014_raw_json_elided.sql"))
+    c.execute(read_query("migrations/0017_output_item.sql"))
     yield c
     c.close()
 

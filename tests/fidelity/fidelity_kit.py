@@ -54,6 +54,22 @@ READING_KINDS = ("label_noun", "bold_line", "hedge_clause", "next_sentence", "ca
 sentence, candidate lists, role cues, misspellings)."""
 
 
+def fuzzy_registry(root: Path, registry: Path, answers: list[dict[str, Any]]) -> Path:
+    """A copy of ``registry`` where every detector the misspelling answers name opts in to
+    ``fuzzy: true`` (docs/registry.md, "Misspellings"); the shipped sample does not."""
+    out = root / "registry-fuzzy"
+    shutil.copytree(registry, out)
+    for case in {a["case"] for a in answers}:
+        path = out / "cases" / case / "judge.yaml"
+        spec = yaml.safe_load(path.read_text("utf-8"))
+        for a in answers:
+            if a["case"] == case:
+                for det in a["expect"]:
+                    spec["detectors"][det]["fuzzy"] = True
+        path.write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False), "utf-8")
+    return out
+
+
 def detector_calls(root: Path, registry: Path | None = None,
                    kinds: tuple[str, ...] | None = None) -> list[Call]:
     """Judge every answer of answers.yaml (or those of ``kinds``) with
@@ -63,10 +79,13 @@ def detector_calls(root: Path, registry: Path | None = None,
 
     answers = [a for a in load(ANSWERS)["answers"] if kinds is None or a["kind"] in kinds]
     recorded = build_runs(root, answers)
+    registry = registry or REPO / "data" / "registry"
+    typos = [a for a in answers if a["kind"] == "misspelling"]
+    if typos:
+        registry = fuzzy_registry(root, registry, typos)
     s = st.connect(":memory:")
     try:
-        judge_audit(s, recorded, registry or REPO / "data" / "registry",
-                    out_dir=root / "judgments")
+        judge_audit(s, recorded, registry, out_dir=root / "judgments")
         rows = s.sql("SELECT run_id, case_id, fact, value FROM eval_fact "
                      "WHERE fact LIKE 'detector.%'").rows()
     finally:
