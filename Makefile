@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RAY_STAMP := $(VENV)/.installed-ray
 
-.PHONY: demo test test-slow test-ray lint venv clean sandbox-deps browser-deps
+.PHONY: demo test test-slow test-ray lint venv clean sandbox-deps browser-deps harnesses
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -32,6 +32,13 @@ browser-deps:
 	    (apt-get install -y -q chromium || (apt-get update -q && apt-get install -y -q chromium)) >/dev/null 2>&1 \
 	      || echo "note: could not install chromium; the browser test is skipped"; \
 	  else echo "note: chromium is not installed; the browser test is skipped (apt-get install chromium)"; fi; }
+
+# The real agent harnesses (opencode, Claude Code from npm; the OpenAI Agents SDK from PyPI in
+# its own venv) the slow tests in tests/harnesses run, pinned in tests/harnesses/versions.txt,
+# installed into .cache/harnesses ($$RCAEVAL_HARNESS_CACHE). A registry that cannot be reached
+# is noted, not fatal: those tests skip, naming it.
+harnesses:
+	./.ci/install-harnesses
 
 demo: $(STAMP) sandbox-deps
 	$(BIN)/rcaeval validate

@@ -3,6 +3,8 @@
 ``replay:<behaviour>``  serve a recorded run (docs/bundle-contract.md)
 ``command:<cmdline>``   any CLI agent, one subprocess per prompt turn
 ``acp:<cmdline>``       an Agent Client Protocol agent over stdio, one session for all turns
+``opencode:[P/MODEL]``  opencode run, configured by the runner (rcaeval.runner._profiles)
+``claude-code:[MODEL]`` Claude Code's ``claude -p``, configured by the runner
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from rcaeval._usage import bound as usage_bound
 from rcaeval._usage import check as check_usage
 from rcaeval.errors import InputError
 from rcaeval.runner._workspace import Workspace
+
+PROFILES = ("opencode", "claude-code")
+"""Harness profiles: ``--agent <profile>:[MODEL]`` (rcaeval.runner._profiles)."""
 
 PYTHON_PLACEHOLDER = "{python}"
 """Replaced in ``command:``/``acp:`` command lines by the runner's own interpreter, so a spec
@@ -171,10 +176,14 @@ def parse_agent_spec(
     ``{prompt_file}``). ``{python}`` in a command line is the runner's interpreter."""
     kind, sep, rest = spec.partition(":")
     rest = rest.strip()
+    if sep and kind in PROFILES:
+        from rcaeval.runner._profiles import profile_agent
+
+        return profile_agent(kind, rest, env=env)
     if not sep or not rest:
         raise InputError(
-            f"bad agent spec {spec!r}: expected replay:<behaviour>, command:<cmdline> or "
-            "acp:<cmdline>", field="--agent")
+            f"bad agent spec {spec!r}: expected replay:<behaviour>, command:<cmdline>, "
+            "acp:<cmdline>, opencode:[PROVIDER/MODEL] or claude-code:[MODEL]", field="--agent")
     if kind == "replay":
         from rcaeval.runner._replay import ReplayAgent
 
@@ -198,5 +207,6 @@ def parse_agent_spec(
         from rcaeval.runner._acp import AcpAgent
 
         return AcpAgent(spec, argv, env=env)
-    raise InputError(f"unknown agent kind {kind!r} in {spec!r} (replay | command | acp)",
+    raise InputError(f"unknown agent kind {kind!r} in {spec!r} (replay | command | acp | "
+                     "opencode | claude-code)",
                      field="--agent")

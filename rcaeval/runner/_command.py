@@ -145,6 +145,10 @@ class CommandAgent:
         return {"name": self.name, "spec": self.spec, "command": self.argv,
                 "prompt_mode": self.prompt_mode}
 
+    def turn_argv(self, ws: Workspace, n: int) -> list[str]:
+        """Turn ``n``'s command line (a harness profile resumes turn 1's session)."""
+        return self.argv
+
     def run_case(
         self, workspace: Workspace, *, timeout_s: float, turn_timeout_s: float | None = None
     ) -> AgentOutcome:
@@ -205,7 +209,7 @@ class CommandAgent:
             return {"spawn_error": f"{MCP_PLACEHOLDER} in the command line, but this run has "
                     "no incident tools (tools: files)"}
         argv = [a.replace(PLACEHOLDER, str(prompt_path)).replace(MCP_PLACEHOLDER, mcp_config)
-                for a in self.argv]
+                for a in self.turn_argv(ws, n)]
         env = agent_env(ws, self.env, turn=n, prompt_file=prompt_path)
         stdout_path = ws.runner_dir / f"turn-{n}.stdout"
         started = time.monotonic()

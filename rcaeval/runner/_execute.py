@@ -25,6 +25,7 @@ from rcaeval.runner._agents import (
     final_usage,
     now_iso,
     parse_agent_spec,
+    read_capped,
 )
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
@@ -120,6 +121,23 @@ def _append_telemetry(dir_fd: int, events: list[dict[str, Any]]) -> None:
     with os.fdopen(fd, "ab") as fh:
         for event in events:
             fh.write(orjson.dumps(event, option=orjson.OPT_APPEND_NEWLINE, default=str))
+
+
+NO_TOOL_CALLS = "the agent made 0 tool calls; is its MCP config loaded?"
+
+
+def no_tool_calls_note(ws: Workspace, outcome: AgentOutcome) -> str | None:
+    """The case note for an agent that completed without calling one incident tool (no
+    ``tool.call`` line in ``.opencode/telemetry.log``) although the tools were its only way
+    to the data (``tools: mcp``) or it is a harness profile: usually a harness that did not
+    load the generated MCP config."""
+    expected = ws.tools == "mcp" or (ws.tools == "both" and outcome.agent_info.get("harness"))
+    if not expected or outcome.status != "completed" or workspace_problem(ws):
+        return None
+    text, _ = read_capped(ws.path / ".opencode" / "telemetry.log", 16 * 1024 * 1024)
+    if '"tool.call"' in text or '"tool.error"' in text:
+        return None
+    return NO_TOOL_CALLS
 
 
 def execute_case(
@@ -224,6 +242,9 @@ def execute_case(
         break
 
     finalize_workspace(ws, outcome)
+    quiet = no_tool_calls_note(ws, outcome)
+    if quiet:
+        outcome.notes.append(quiet)
     manifest = {
         "run_id": run_id,
         "case_id": rc.case_id,

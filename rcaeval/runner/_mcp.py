@@ -6,7 +6,7 @@ Per workspace the runner decides, from the suite's ``execution.tools`` (``--tool
 ``mcp``    the tool server only - its data sits in the runner-owned ``.rcaeval/incident/``;
 ``both``   the server and the ``incident/`` copy (the default).
 
-The server is a stdio MCP server the *agent* starts (``<runner python> -m rcaeval.tools serve
+The server is a stdio MCP server the *agent* starts (``<runner python> -P -m rcaeval.tools serve
 --case-dir <ws> --incident-dir … --bundle-dir <ws>``), so it runs wherever the agent runs -
 inside the sandbox too - and records into the workspace. ACP agents get it in
 ``session/new``'s ``mcpServers``; command agents get generated config files (the
@@ -54,8 +54,10 @@ def incident_path(ws: Workspace) -> Path:
 
 def server_command(ws: Workspace) -> tuple[str, list[str]]:
     """The stdio server's command and arguments (absolute paths: the runner's interpreter,
-    so it never depends on which ``python`` is on the agent's PATH)."""
-    return sys.executable, ["-m", "rcaeval.tools", "serve", "--case-dir", str(ws.path),
+    so it never depends on which ``python`` is on the agent's PATH; ``-P``: the working
+    directory is not on ``sys.path``, so a folder named ``rcaeval`` in the workspace cannot
+    shadow the installed package)."""
+    return sys.executable, ["-P", "-m", "rcaeval.tools", "serve", "--case-dir", str(ws.path),
                             "--incident-dir", str(incident_path(ws)),
                             "--bundle-dir", str(ws.path)]
 

@@ -187,7 +187,15 @@ def serve(case_dir: str | Path, bundle_dir: str | Path, *, transport: str = "std
     """Serve one case's incident tools until the client disconnects (stdio) or the process
     is stopped (HTTP). ``port=0`` picks a free port; ``on_listen(url)`` is told the URL.
     Over HTTP every request must carry ``Authorization: Bearer <token>`` (required)."""
-    server = build_server(make_tools(case_dir, bundle_dir, incident_dir))
+    try:
+        tools = make_tools(case_dir, bundle_dir, incident_dir)
+    except Exception as exc:
+        if transport == "stdio":
+            from rcaeval.tools._startfail import report_start_failure
+
+            report_start_failure(str(exc))
+        raise
+    server = build_server(tools)
     if transport == "stdio":
         run_stdio(server)
         return

@@ -52,7 +52,8 @@ def test_example_agent_end_to_end(make_case, dirs, panic_incident):
     log = _rpc_log(audit)
     new = next(m for m in log if m["msg"].get("method") == "session/new")
     server = new["msg"]["params"]["mcpServers"][0]
-    assert server["name"] == "rcaeval" and server["args"][:3] == ["-m", "rcaeval.tools", "serve"]
+    assert server["name"] == "rcaeval"
+    assert server["args"][:4] == ["-P", "-m", "rcaeval.tools", "serve"]
     mcp_tools = {e["tool"] for e in tele if e["event"] == "tool.call" and "source" not in e}
     assert {"get_ticket", "search_logs", "query_metrics", "submit_report"} <= mcp_tools
     # the answer, streamed as chunks

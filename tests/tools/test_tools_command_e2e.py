@@ -46,3 +46,14 @@ def test_mcp_config_placeholder_without_tools_is_an_error(tmp_path: Path):
     _, row = _run(tmp_path, "files")
     assert row["status"] == "errored", row
     assert "{mcp_config} in the command line" in (row["error"] or ""), row
+
+
+def test_an_agent_that_never_calls_a_tool_gets_a_note(tmp_path: Path):
+    store = st.connect(tmp_path / "s.duckdb")
+    summary = run_suite(store, "smoke", "command:{python} -c \"print('no tools used')\"",
+                        registry_root=REGISTRY, audit_root=tmp_path / "a",
+                        workspace_root=tmp_path / "ws", case_ids=[CASE], progress=False,
+                        reports=False, tools="mcp")
+    row = summary.frame().row(0, named=True)
+    assert row["verdict"] == "invalid", row
+    assert "the agent made 0 tool calls; is its MCP config loaded?" in (row["error"] or ""), row
