@@ -112,8 +112,8 @@ def register(app: typer.Typer) -> None:
     def run(
         suite: Annotated[str, typer.Option("--suite", help="Suite id (suites/<id>.yaml).")],
         agent: Annotated[str, typer.Option(
-            "--agent", help="replay:<behaviour> | command:<cmdline> | acp:<cmdline> "
-            "(docs/agents.md).")],
+            "--agent", help="replay:<behaviour> | command:<cmdline> | acp:<cmdline> | "
+            "opencode:[PROVIDER/MODEL] | claude-code:[MODEL] (docs/agents.md).")],
         agent_name: Annotated[str | None, typer.Option(
             "--agent-name", help="Name the agent in reports and charts (default: derived "
             "from --agent, e.g. replay:thorough -> thorough, acp:python -m pkg.my_agent -> "

@@ -4,8 +4,9 @@ a workspace made the same way - and run its first step (docs/doctor.md).
 
 - ``acp:``: the ACP handshake (``initialize``, ``session/new`` with the incident tools' MCP
   server), bounded by the timeout; no prompt is sent.
-- ``command:``: the first turn, with a short doctor prompt instead of a case's; an agent still
-  working at the timeout has started (it is stopped, not failed).
+- ``command:`` and the harness profiles (``opencode:``, ``claude-code:``): the first turn, with
+  a short doctor prompt instead of a case's; an agent still working at the timeout has
+  started (it is stopped, not failed).
 - ``replay:``: the recording exists.
 
 Then the incident tools: the MCP server the run's configs start (the runner's interpreter,
@@ -30,6 +31,7 @@ from typing import Any
 
 from rcaeval.doctor._checks import Check
 from rcaeval.errors import RcaevalError
+from rcaeval.runner._agents import PROFILES
 
 DOCTOR_PROMPT = ("rcaeval doctor: this is a start-up check, not an incident. Reply with one "
                  "line saying OK; do not call any tool.\n")
@@ -88,7 +90,7 @@ def check_agent(spec: str | None, env: Mapping[str, str | None] | None = None,
                               run_id="doctor", sandbox=sb)
         if kind == "acp":
             first = _acp_first_step(adapter, spec, ws, timeout_s, where)
-        elif kind == "command":
+        elif kind == "command" or kind in PROFILES:  # a profile is a command agent
             first = _command_first_step(adapter, spec, ws, timeout_s, where)
         else:
             return [Check("agent", "ok", f"{spec}: {kind} agent")]
