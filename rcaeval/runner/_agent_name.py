@@ -128,13 +128,16 @@ def default_agent_name(spec: str) -> str:
     assignments and ``sh -c``, without path or extension
     (``acp:{python} -m rcaeval.examples.example_agent`` -> ``example_agent``,
     ``command:./agents/triage.sh --fast`` -> ``triage``,
-    ``command:sh -c 'opencode run "$(cat "$RCAEVAL_PROMPT_FILE")"'`` -> ``opencode``). When no
+    ``command:sh -c 'opencode run "$(cat "$RCAEVAL_PROMPT_FILE")"'`` -> ``opencode``; a profile
+    ``opencode:anthropic/claude-sonnet-4-5`` -> ``opencode anthropic/claude-sonnet-4-5``). When no
     program can be named (``{python} -c '…'``), the command line with ``{python}`` written as
     ``python``; at most :data:`MAX_AGENT_NAME` characters."""
     kind, _, rest = spec.partition(":")
     rest = rest.strip()
     if kind == "replay":
         return (rest or spec)[:MAX_AGENT_NAME]
+    if kind in ("opencode", "claude-code"):  # a harness profile: the harness and its model
+        return (f"{kind} {rest}" if rest else kind)[:MAX_AGENT_NAME]
     try:
         name = _program(shlex.split(rest))
     except ValueError:

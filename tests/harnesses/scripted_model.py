@@ -134,6 +134,12 @@ def next_step(script: str, conv: Conversation) -> Step:
             doc = json.JSONDecoder().raw_decode(_REMINDER.sub("", text).strip())[0]
         except ValueError:
             doc = None
+        if isinstance(doc, dict) and doc.get("type") == "text" and isinstance(
+                doc.get("text"), str):  # the Agents SDK hands over the MCP content item
+            try:
+                doc = json.loads(doc["text"])
+            except ValueError:
+                doc = None
         if is_error or not isinstance(doc, dict):
             raise ToolFailed(text)
         return doc

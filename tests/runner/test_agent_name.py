@@ -15,6 +15,8 @@ from rcaeval.store import connect
 
 @pytest.mark.parametrize(("spec", "name"), [
     ("replay:thorough", "thorough"),
+    ("opencode:anthropic/claude-sonnet-4-5", "opencode anthropic/claude-sonnet-4-5"),
+    ("claude-code:", "claude-code"),
     ("acp:python -m rcaeval.examples.example_agent", "example_agent"),
     ("acp:/usr/bin/python3.11 -u -m my_pkg.agent --fast", "agent"),
     ("command:./agents/triage.sh --fast", "triage"),
