@@ -11,8 +11,9 @@ token usage and the cost are read from the harness's own JSON output, so no agen
 
 ``opencode``     ``opencode run --format json --auto [-m PROVIDER/MODEL] [--session ID]``;
                  ``provider``/``model`` of your own opencode config (``$OPENCODE_CONFIG`` or
-                 ``~/.config/opencode/opencode.json`` of the runner) are copied into the
-                 generated ``.rcaeval/opencode.json`` next to the ``rcaeval`` MCP server.
+                 ``~/.config/opencode/opencode.json`` of the runner) are passed in
+                 ``OPENCODE_CONFIG_CONTENT``, which opencode merges over the generated
+                 ``$OPENCODE_CONFIG`` (``.rcaeval/opencode.json``: the ``rcaeval`` MCP server).
 ``claude-code``  ``claude -p --output-format json [--model MODEL] --mcp-config … --strict-mcp-config
                  --permission-mode dontAsk --allowedTools mcp__rcaeval,… [--resume ID]``.
 """
@@ -31,7 +32,7 @@ import orjson
 from rcaeval.errors import InputError
 from rcaeval.runner._agents import USAGE_KEYS, add_usage, read_capped
 from rcaeval.runner._command import CommandAgent
-from rcaeval.runner._mcp import MCP_CONFIG, OPENCODE_CONFIG, SERVER_NAME
+from rcaeval.runner._mcp import MCP_CONFIG, SERVER_NAME
 from rcaeval.runner._workspace import Workspace, runner_dir_problem
 
 MAX_JSON_BYTES = 64 * 1024 * 1024
@@ -126,8 +127,6 @@ class HarnessAgent(CommandAgent):
         raise NotImplementedError
 
     def _run_turn(self, ws: Workspace, n: int, text: str, limit: float) -> dict[str, Any]:
-        if n == 1:
-            self.prepare(ws)
         result = super()._run_turn(ws, n, text, limit)
         if result.get("spawn_error") or runner_dir_problem(ws) is not None:
             return result
@@ -157,9 +156,6 @@ class HarnessAgent(CommandAgent):
                 add_usage(usage, k, parsed["usage"].get(k))
         CommandAgent._collect_usage(ws, n, usage)
 
-    def prepare(self, ws: Workspace) -> None:
-        """Write the harness's config into ``ws`` before turn 1."""
-
     def run_case(self, workspace: Workspace, *, timeout_s: float,
                  turn_timeout_s: float | None = None) -> Any:
         try:
@@ -184,20 +180,11 @@ class OpencodeAgent(HarnessAgent):
         super().__init__(spec, model, env=env)
 
     def base_env(self) -> dict[str, str]:
-        return {"OPENCODE_DISABLE_AUTOUPDATE": "1"}
-
-    def prepare(self, ws: Workspace) -> None:
-        path = ws.runner_dir / OPENCODE_CONFIG
-        doc: dict[str, Any] = {"$schema": "https://opencode.ai/config.json"}
-        if path.is_file() and not path.is_symlink():
-            try:
-                doc = orjson.loads(path.read_bytes())
-            except orjson.JSONDecodeError:
-                pass
-        doc.update(self.user_config)
-        if self.model:
-            doc["model"] = self.model
-        path.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+        # your provider/model config, merged by opencode over the generated $OPENCODE_CONFIG
+        # (which holds the rcaeval MCP server); in every tools mode, files too
+        inline = {**self.user_config, **({"model": self.model} if self.model else {})}
+        return {"OPENCODE_DISABLE_AUTOUPDATE": "1",
+                **({"OPENCODE_CONFIG_CONTENT": orjson.dumps(inline).decode()} if inline else {})}
 
     def args(self, ws: Workspace, n: int, session: str | None) -> list[str]:
         return ["run", "--format", "json", "--auto",

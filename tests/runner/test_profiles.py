@@ -65,6 +65,8 @@ def test_the_user_opencode_provider_is_passed_through(on_path: Path,
     monkeypatch.setenv("OPENCODE_CONFIG", str(mine))
     agent = parse_agent_spec("opencode:p/m")
     assert agent.user_config == {"provider": {"p": {"npm": "@ai-sdk/openai-compatible"}}}
+    assert json.loads(agent.env["OPENCODE_CONFIG_CONTENT"]) == {
+        "provider": {"p": {"npm": "@ai-sdk/openai-compatible"}}, "model": "p/m"}
     mine.write_text("{not json")
     with pytest.raises(InputError, match="not a JSON opencode config"):
         parse_agent_spec("opencode:p/m")

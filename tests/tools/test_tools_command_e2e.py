@@ -48,6 +48,7 @@ def test_mcp_config_placeholder_without_tools_is_an_error(tmp_path: Path):
     assert "{mcp_config} in the command line" in (row["error"] or ""), row
 
 
+@pytest.mark.slow
 def test_an_agent_that_never_calls_a_tool_gets_a_note(tmp_path: Path):
     store = st.connect(tmp_path / "s.duckdb")
     summary = run_suite(store, "smoke", "command:{python} -c \"print('no tools used')\"",
