@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_kit import AGENTS_PY, REPO, installed, need, run_cli, telemetry_tools, transcript
-from scripted_model import serve
+from harnesses_kit import AGENTS_PY, REPO, installed, need, run_cli, telemetry_tools, transcript
+from scripted_model_kit import serve
 from test_opencode import EXPECTED
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]

@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 
 import pytest
-from harness_kit import CASES, NPM_BIN, installed, need, run_cli, telemetry_tools, transcript
-from scripted_model import serve
+from harnesses_kit import CASES, NPM_BIN, installed, need, run_cli, telemetry_tools, transcript
+from scripted_model_kit import serve
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
