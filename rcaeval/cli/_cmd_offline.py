@@ -138,6 +138,10 @@ def register(app: typer.Typer) -> None:
             if out is not None:
                 typer.echo(f"\nper-row scores: {out}")
 
+    from rcaeval.cli._offline_openrca_run import register as register_openrca_run
+
+    register_openrca_run(offline)
+
     @offline.command("ranked")
     def ranked(
         truth: Annotated[Path, typer.Option("--truth", help="Truth file (CSV or JSONL): "

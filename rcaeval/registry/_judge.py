@@ -238,6 +238,23 @@ class EfficiencyBudget(BaseModel):
         return self
 
 
+class CorpusSpec(BaseModel):
+    """``corpus:``: where an imported case comes from in a public corpus, and that corpus's
+    own ground truth (docs/import.md, "Public corpora"). ``kind: openrca`` carries the
+    task's ``scoring_points``, which the OpenRCA profile scores answers against exactly as
+    OpenRCA's evaluator does. Judge-only, like the rest of judge.yaml."""
+
+    model_config = _STRICT
+    kind: Literal["openrca", "rcaeval"]
+    system: NonEmptyStr = Field(description="The corpus system or dataset (Bank, RE2-OB, ...).")
+    row_id: int | None = Field(default=None, description="OpenRCA: the task's row in query.csv.")
+    task_index: str | None = Field(default=None, description="OpenRCA: task_1 .. task_7.")
+    scoring_points: str | None = Field(default=None, description="OpenRCA: the task's scoring "
+                                       "points, as query.csv gives them.")
+    source: str | None = Field(default=None, description="RCAEval: the case folder, relative "
+                               "to the dataset dir (it names the fault: judge-only).")
+
+
 class JudgeSpec(BaseModel):
     """``cases/<case_id>/judge.yaml``: ground truth, output detectors and per-bucket checks."""
 
@@ -250,16 +267,22 @@ class JudgeSpec(BaseModel):
     proof: ProofSpec | None = Field(
         default=None, description="Proof exemption (rcaeval case prove); omitted: the case "
         "must be proven.")
+    corpus: CorpusSpec | None = Field(
+        default=None, description="The public corpus an imported case comes from (rcaeval "
+        "import openrca / rcaeval); omitted for a case written by hand.")
     efficiency: EfficiencyBudget | None = Field(
         default=None, description="Budgets of steps, tokens and seconds (reported as the "
         "judgment's efficiency section; verdict-changing only with enforce: true).")
 
     @model_serializer(mode="wrap")
     def _drop_unset_efficiency(self, handler: SerializerFunctionWrapHandler) -> dict:
-        # a spec without budgets serialises as before the key existed (rules_hash unchanged)
+        # a spec without budgets (or without a corpus block) serialises as before the key
+        # existed (rules_hash unchanged)
         data = handler(self)
-        if isinstance(data, dict) and data.get("efficiency") is None:
-            data.pop("efficiency", None)
+        if isinstance(data, dict):
+            for key in ("efficiency", "corpus"):
+                if data.get(key) is None:
+                    data.pop(key, None)
         return data
 
 

@@ -58,6 +58,9 @@ def test_wheel_layout_finds_the_same_notebooks() -> None:
 # The subpackage facades export what a user calls (docs name these), nothing internal; the
 # package's own modules import each other's private modules directly.
 FACADES = {
+    "rcaeval.corpora": {
+        "PROFILE_SCHEMA", "ImportReport", "Skipped", "export_openrca", "import_openrca",
+        "import_rcaeval", "openrca_scores", "run_answers"},
     "rcaeval.authoring": {
         "AnswerJudgment", "DetectorDecision", "DraftedCase", "draft_case", "try_answer"},
     "rcaeval.ingest": {
