@@ -27,6 +27,7 @@ from pathlib import Path
 import orjson
 
 from bench import (
+    bench_corpora,
     bench_extract,
     bench_harness,
     bench_judge,
@@ -68,6 +69,10 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in (
              "extraction of N synthetic cases (1,000 points each)"),
     Workload("gen", gen_runs.workload, (10_000,), 200,
              "rcaeval synth runs --n N"),
+    Workload("corpus", bench_corpora.corpus_workload, (1_000,), 20,
+             "rcaeval import openrca + validate of an N-task OpenRCA-format dataset"),
+    Workload("toolstart", bench_corpora.toolstart_workload, (35, 1_024), 8,
+             "incident tools start-up (load_case_data) on a case with N MB of logs"),
 )}
 QUICK = ("judge", "rejudge", "runner", "harness", "release", "openrca", "report")
 

@@ -30,7 +30,7 @@ def test_list_names_every_workload() -> None:
     assert r.returncode == 0, r.stderr
     names = [line.split()[0] for line in r.stdout.splitlines()]
     assert names == ["judge", "rejudge", "runner", "harness", "release", "openrca", "report",
-                     "extract", "gen"]
+                     "extract", "gen", "corpus", "toolstart"]
 
 
 def test_unknown_workload_is_refused() -> None:
@@ -70,3 +70,13 @@ def test_judge_workloads_run_end_to_end(tmp_path: Path) -> None:
     assert by["judge"]["floor_s"] > 0 and by["rejudge"]["floor_s"] > 0
     assert by["runner"]["size"] == 3 and "overhead_ms_per_case" in by["runner"]
     assert by["report"]["size"] == 13  # whole variants: 13 scenarios
+
+
+@pytest.mark.slow
+def test_corpus_and_toolstart_workloads_run(tmp_path: Path) -> None:
+    _, rows = _bench(tmp_path, "corpus:3", "toolstart:1")
+    assert [(r["workload"], r["size"]) for r in rows] == [
+        ("corpus import", 3), ("corpus validate", 3), ("toolstart", 1)]
+    for r in rows:
+        assert r["wall_s"] > 0 and r["floor_s"] > 0 and r["peak_rss_mib"] > 0
+    assert len(list((tmp_path / "work" / "corpus-3-registry" / "cases").iterdir())) == 3
