@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from rcaeval.corpora._csv import Window, scan_file
+from rcaeval.corpora._csv import Window, epoch_seconds, scan_file
 from rcaeval.corpora._judging import detector, evidence_checks, literal_pattern
 from rcaeval.corpora._systems import candidates
 from rcaeval.corpora._write import (
@@ -120,8 +120,6 @@ def read_tasks(system_dir: Path, report: ImportReport) -> list[Task]:
         if "__error__" in row:
             records.append((line, f"{rpath}:{line}: {row['__error__']}"))
             continue
-        from rcaeval.corpora._csv import epoch_seconds
-
         ts = epoch_seconds(row["timestamp"])
         if ts is None:
             records.append((line, f"{rpath}:{line}: unknown timestamp format "
