@@ -11,6 +11,7 @@ capture's expected outcome becomes fixture outcomes by :data:`EXPECTED_AS_OUTCOM
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.offline._fixture import FixtureError, FixtureSet, parse_fixture
 
+_SNIFF_BYTES = 1024 * 1024
+_SNIFF_LINES = 1000
 EXPECTED_AS_OUTCOMES: dict[str, list[str]] = {
     "diagnose": ["diagnosed", "provisional"],
     "novel": ["diagnosed", "provisional"],
@@ -47,11 +50,22 @@ def is_capture_export(path: str | Path) -> bool:
     directory, a Parquet file, or JSON lines whose first object has ``capture_id`` and no
     ``case_id``."""
     p = Path(path)
-    if p.is_dir() or p.suffix == ".parquet":
+    try:
+        mode = p.stat().st_mode
+    except OSError:
+        return False
+    if stat.S_ISDIR(mode):
+        return True
+    if not stat.S_ISREG(mode):  # a FIFO or device: the fixture reader refuses it (exit 3)
+        return False
+    if p.suffix == ".parquet":
         return True
     try:
         with p.open("rb") as fh:
-            for raw in fh:
+            for _ in range(_SNIFF_LINES):
+                raw = fh.readline(_SNIFF_BYTES)
+                if not raw:
+                    return False
                 if raw.strip():
                     obj = orjson.loads(raw)
                     return isinstance(obj, dict) and "capture_id" in obj \
@@ -94,9 +108,9 @@ def read_capture_fixtures(source: str | Path, *, reviews: str | Path | None = No
                           window: str | None = None, stage: str | None = None) -> FixtureSet:
     """The captures of ``source`` (a ``capture/1`` JSONL or Parquet file, or a directory of
     them) as offline fixtures, restricted to ``window`` (``START..END``, as ``release
-    metrics --window``) and ``stage``. Invalid captures, and captures without a case type
-    label, are left out: the first as ``errors``, the second as ``skipped``; the export fails as a whole only when it is
-    missing, unreadable or holds no capture."""
+    metrics --window``) and ``stage``. Invalid captures and captures without a case type
+    label are left out: the first as ``errors``, the second as ``skipped``. The export fails
+    as a whole only when it is missing, unreadable or holds no capture."""
     from rcaeval.release._captures import build_window, load_captures, open_connection, problems
     from rcaeval.release._metrics import ALL_TIME, _reviews_of
     from rcaeval.release._models import STAGES
