@@ -353,7 +353,11 @@ def _temp_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
 def score_and_verdict(con: duckdb.DuckDBPyConnection) -> JudgeFrames:
     """Scores, verdicts and banding over ``j_bucket`` / ``j_scope`` / ``j_profile`` /
     ``j_band`` (already on the connection); returns every frame."""
-    _run_stages(con, stages()["score"], {"usage_bounds": lambda: _usage_bounds(con)})
+    names = stages()["score"]
+    measured = _temp_table(con, "j_raw_telemetry")  # scoring bucket rows alone: no trajectory
+    if not measured:
+        names = names[:names.index("!usage_bounds")]
+    _run_stages(con, names, {"usage_bounds": lambda: _usage_bounds(con)})
     order = {"buckets": list(BUCKETS)}
     judgments = con.sql(read_query("judge/frame_judgments.sql")).pl()
     buckets = con.sql(read_query("judge/frame_buckets.sql"), params=order).pl()
@@ -362,8 +366,10 @@ def score_and_verdict(con: duckdb.DuckDBPyConnection) -> JudgeFrames:
     facts = (con.sql(read_query("judge/frame_facts.sql")).pl()
              if _temp_table(con, "j_fact") else pl.DataFrame())
     scope = con.sql(read_query("judge/frame_scope.sql")).pl()
-    trajectory = con.sql(read_query("judge/frame_trajectory.sql")).pl()
-    tools = con.sql(read_query("judge/frame_trajectory_tools.sql")).pl()
+    trajectory = (con.sql(read_query("judge/frame_trajectory.sql")).pl() if measured
+                  else pl.DataFrame())
+    tools = (con.sql(read_query("judge/frame_trajectory_tools.sql")).pl() if measured
+             else pl.DataFrame())
     return JudgeFrames(
         judgments=judgments, buckets=buckets, checks=checks, facts=facts, scope=scope,
         trajectory=trajectory, trajectory_tools=tools,
