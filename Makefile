@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RAY_STAMP := $(VENV)/.installed-ray
 
-.PHONY: demo test test-slow test-ray lint venv clean sandbox-deps browser-deps harnesses
+.PHONY: demo test test-slow test-ray lint venv clean sandbox-deps browser-deps harnesses prometheus-deps
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -39,6 +39,17 @@ browser-deps:
 # is noted, not fatal: those tests skip, naming it.
 harnesses:
 	./.ci/install-harnesses
+
+# The capture test (tests/ingest/test_capture_real_prometheus.py, slow) runs a real Prometheus
+# and Alertmanager on 127.0.0.1 (Debian's packages); it is skipped, with a reason, where
+# prometheus is absent.
+prometheus-deps:
+	@command -v prometheus >/dev/null 2>&1 && command -v prometheus-alertmanager >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get install -y -q --no-install-recommends prometheus prometheus-alertmanager \
+	      || (apt-get update -q && apt-get install -y -q --no-install-recommends prometheus prometheus-alertmanager)) >/dev/null 2>&1 \
+	      || echo "note: could not install prometheus; the capture test is skipped"; \
+	  else echo "note: prometheus is not installed; the capture test is skipped (apt-get install prometheus prometheus-alertmanager)"; fi; }
 
 demo: $(STAMP) sandbox-deps
 	$(BIN)/rcaeval validate

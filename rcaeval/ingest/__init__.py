@@ -3,8 +3,20 @@
 Each source format has its own module here and its own ``rcaeval import <source>`` command
 (``rcaeval/cli/_import_<source>.py``); all of them write through
 :func:`incident_update`, so a failed import never leaves a half-written dir.
+
+Typical use::
+
+    from rcaeval.ingest import import_prometheus, import_alertmanager
+    import_prometheus(["latency.json", "errors.json"], "incident")
+    import_alertmanager(["alerts.json"], "incident")
 """
 
+from rcaeval.ingest._alertmanager import (
+    AlertImport,
+    alertmanager_checks,
+    import_alertmanager,
+)
+from rcaeval.ingest._capture import CaptureResult, capture_case
 from rcaeval.ingest._common import Window, incident_dir, parse_window
 from rcaeval.ingest._incident import (
     append_log_lines,
@@ -19,9 +31,13 @@ from rcaeval.ingest._loki import import_journal, import_loki, journal_entries, l
 from rcaeval.ingest._otlp import import_otlp, otlp_spans
 from rcaeval.ingest._plainlog import FORMATS as LOG_FORMATS
 from rcaeval.ingest._plainlog import import_plain_logs, plain_entries
+from rcaeval.ingest._prometheus import SeriesImport, import_prometheus, prometheus_series
 
-__all__ = ["LOG_FORMATS", "Entry", "Window", "append_log_lines", "import_journal",
-           "import_kube_events", "import_kube_pods", "import_loki", "import_otlp",
-           "import_plain_logs", "incident_dir", "incident_update", "journal_entries",
+__all__ = ["AlertImport", "CaptureResult", "Entry", "LOG_FORMATS", "SeriesImport",
+           "Window", "alertmanager_checks", "append_log_lines", "capture_case",
+           "import_alertmanager", "import_journal", "import_kube_events",
+           "import_kube_pods", "import_loki", "import_otlp", "import_plain_logs",
+           "import_prometheus", "incident_dir", "incident_update", "journal_entries",
            "kube_events", "kube_pods", "log_name", "loki_entries", "merge_records",
-           "otlp_spans", "parse_window", "plain_entries", "source_error", "write_entries"]
+           "otlp_spans", "parse_window", "plain_entries", "prometheus_series",
+           "source_error", "write_entries"]

@@ -64,11 +64,13 @@ FACADES = {
     "rcaeval.authoring": {
         "AnswerJudgment", "DetectorDecision", "DraftedCase", "draft_case", "try_answer"},
     "rcaeval.ingest": {
-        "append_log_lines", "incident_update", "log_name", "merge_records", "source_error",
-        "LOG_FORMATS", "Entry", "Window", "import_journal", "import_kube_events",
-        "import_kube_pods", "import_loki", "import_otlp", "import_plain_logs", "incident_dir",
-        "journal_entries", "kube_events", "kube_pods", "loki_entries", "otlp_spans",
-        "parse_window", "plain_entries", "write_entries"},
+        "AlertImport", "CaptureResult", "Entry", "LOG_FORMATS", "SeriesImport", "Window",
+        "alertmanager_checks", "append_log_lines", "capture_case", "import_alertmanager",
+        "import_journal", "import_kube_events", "import_kube_pods", "import_loki",
+        "import_otlp", "import_plain_logs", "import_prometheus", "incident_dir",
+        "incident_update", "journal_entries", "kube_events", "kube_pods", "log_name",
+        "loki_entries", "merge_records", "otlp_spans", "parse_window", "plain_entries",
+        "prometheus_series", "source_error", "write_entries"},
     "rcaeval.judge": {
         "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION", "JUDGMENT_FILE",
         "JUDGMENT_VERSION", "CaseRules", "JudgeFrames", "case_anchor", "explain_html",
