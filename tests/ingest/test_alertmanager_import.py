@@ -12,7 +12,8 @@ import orjson
 import pytest
 
 from rcaeval.errors import InputError
-from rcaeval.ingest import alertmanager_checks, import_alertmanager, parse_window
+from rcaeval.ingest import alertmanager_checks, import_alertmanager
+from rcaeval.ingest._window import parse_window
 from rcaeval.tools import IncidentTools, load_case_data
 from tests.ingest.capture_kit import rcaeval
 
