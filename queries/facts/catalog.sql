@@ -28,6 +28,8 @@ SELECT * FROM (VALUES
     ('evidence.query_evidence_present', 'evidence', 1, 'at least one query record'),
     ('evidence.collection_errors_present', 'evidence', 1, 'collection_errors.json lists at least one error'),
     ('evidence.nonfinite_numbers_present', 'evidence', 1, 'a JSON file held bare NaN/Infinity numbers (read leniently as non-finite, a warning)'),
+    ('metrics.nan_points', 'metrics', 1, 'a warning: metric points whose value is NaN (counted; never compared with a threshold)'),
+    ('metrics.infinite_points', 'metrics', 1, 'a warning: metric points whose value is +/-Infinity (counted; never compared with a threshold)'),
     ('channel.logs_observed', 'channel', 1, 'log lines exist (logs.json entries or logs/ files)'),
     ('channel.metrics_observed', 'channel', 1, '= evidence.metric_evidence_present'),
     ('channel.queries_observed', 'channel', 1, '= evidence.query_evidence_present'),

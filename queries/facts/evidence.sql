@@ -5,7 +5,7 @@
 -- true; base.sql fills false).
 
 -- One witness per case run: its first metric point (by path, then excerpt) of a series with a
--- value. base.sql picks a fact's first row in that same order (after value, rank and file,
+-- finite value (a NaN or infinite point is not a measurement: metrics.nan_points). base.sql picks a fact's first row in that same order (after value, rank and file,
 -- equal here), so no other point could be picked, and a run's hundreds of points are
 -- reduced here instead of each becoming two fact rows.
 CREATE OR REPLACE TEMP VIEW fx_metric_witness AS
@@ -19,7 +19,7 @@ FROM (
                    || p.value::VARCHAR AS excerpt
         FROM j_raw_metric_point AS p
         JOIN j_scope AS k ON k.run_id = p.run_id AND k.case_id = p.case_id
-        WHERE p.value IS NOT NULL
+        WHERE isfinite(p.value)
     )
     GROUP BY run_id, case_id
 );
@@ -82,6 +82,45 @@ SELECT run_id, case_id, 'evidence.nonfinite_numbers_present', true, 1,
        value_text
 FROM fx_json
 WHERE type = 'number' AND (isnan(value_num) OR isinf(value_num))
+
+UNION ALL
+-- metrics.nan_points / metrics.infinite_points (warnings): how many metric points are NaN /
+-- infinite, in metrics.json (raw_metric_point) and in other files of its shape (raw_json).
+-- Such a point is never compared with a threshold (methods/numeric_series_any_gt.sql).
+SELECT run_id, case_id, fact, true, 1,
+       n::VARCHAR || ' ' || what || ' metric point(s) in ' || n_series::VARCHAR
+           || ' series (' || files || '), never compared with a threshold; first: '
+           || pick.excerpt,
+       pick.file, pick.path, NULL, pick.excerpt
+FROM (
+    SELECT run_id, case_id,
+           CASE WHEN isnan(value) THEN 'metrics.nan_points'
+                ELSE 'metrics.infinite_points' END AS fact,
+           CASE WHEN isnan(value) THEN 'NaN' ELSE 'infinite' END AS what,
+           count(*) AS n, count(DISTINCT (file, si)) AS n_series,
+           string_agg(DISTINCT file, ', ' ORDER BY file) AS files,
+           first({'file': file, 'path': path, 'excerpt': excerpt}
+                 ORDER BY file, si, path, excerpt) AS pick
+    FROM (
+        SELECT p.run_id, p.case_id, 'evidences/metrics.json' AS file, p.series_idx AS si,
+               '$.series[' || p.series_idx::VARCHAR || ']' AS path, p.value,
+               coalesce(p.name, '?') || coalesce(' ' || p.series_id, '') || ' = '
+                   || p.value::VARCHAR
+                   || coalesce(' at ' || strftime(p.ts, '%Y-%m-%dT%H:%M:%SZ'), '') AS excerpt
+        FROM j_raw_metric_point AS p
+        JOIN j_scope AS k ON k.run_id = p.run_id AND k.case_id = p.case_id
+        WHERE NOT isfinite(p.value)
+        UNION ALL
+        SELECT run_id, case_id, file,
+               regexp_extract(path, '^\$\.series\[(\d+)\]', 1)::INTEGER, path, value_num,
+               path || ' = ' || value_text
+        FROM fx_json
+        WHERE type = 'number' AND NOT isfinite(value_num)
+          AND file <> 'evidences/metrics.json'
+          AND regexp_matches(path, '^\$\.series\[\d+\]\.points\[\d+\](?:\[1\]|\.value)$')
+    )
+    GROUP BY run_id, case_id, fact, what
+)
 
 UNION ALL
 -- evidence.collection_errors_present

@@ -2,6 +2,9 @@
 -- when a point of series `series` (labels matching exactly) in `file` (default metrics.json)
 -- exceeds `threshold`; evidences/metrics.json is read via raw_metric_point, any other file of
 -- the same shape via raw_json ($.series[i].name / .labels / .points[j][1]).
+-- Only finite points compare: DuckDB orders NaN above every number (NaN > 2.0 is true), and
+-- a NaN or infinite point is not a measurement (docs/judge.md "Non-finite metric points"),
+-- so both are counted as facts (facts/evidence.sql) and never exceed a threshold.
 -- Registered by file name (rcaeval/_vocab.py EVIDENCE_METHODS); reads mx_cond / fx_json
 -- (facts/methods.sql). Defines mx_w_numeric_series_any_gt (every witness) and
 -- mx_miss_numeric_series_any_gt (the detail when nothing holds).
@@ -20,7 +23,7 @@ FROM mx_cond AS c
 JOIN j_raw_metric_point AS p ON p.run_id = c.run_id AND p.case_id = c.case_id
                           AND p.name = c.series
 WHERE c.method = 'numeric_series_any_gt' AND c.file_rel = 'evidences/metrics.json'
-  AND p.value > c.threshold
+  AND isfinite(p.value) AND p.value > c.threshold
   AND coalesce(list_bool_and(list_transform(map_keys(c.labels),
                                             lambda lk: p.labels[lk] = c.labels[lk])), true)
 
@@ -71,7 +74,7 @@ JOIN (
 ) AS s ON s.run_id = c.run_id AND s.case_id = c.case_id AND s.file = c.file_rel
       AND s.name = c.series
 WHERE c.method = 'numeric_series_any_gt' AND c.file_rel <> 'evidences/metrics.json'
-  AND s.value > c.threshold
+  AND isfinite(s.value) AND s.value > c.threshold
   AND coalesce(list_bool_and(list_transform(map_keys(c.labels),
                                             lambda lk: s.labels[lk] = c.labels[lk])), true);
 

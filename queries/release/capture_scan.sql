@@ -113,7 +113,9 @@ screened AS (
     AND len(list_filter(p.r.hypotheses,
           lambda x: NOT coalesce(starts_with(x.family, '"'), false)
                     OR NOT coalesce(regexp_full_match(CAST(x.score AS VARCHAR),
-                                                      '[0-9][0-9.eE+-]{0,14}'), true))) = 0
+                                                      '[0-9][0-9.eE+-]{0,14}'), true)
+                    OR NOT coalesce(isfinite(TRY_CAST(CAST(x.score AS VARCHAR) AS DOUBLE)),
+                                    true))) = 0
     AND len(list_filter(p.r.evidence, lambda e:
           NOT coalesce(list_contains($origins, e.origin), false)
           OR NOT coalesce(e.usable IN ('true', 'false'), true)
@@ -144,7 +146,10 @@ screened AS (
           NOT coalesce(a.admissible IN ('true', 'false'), false)
           OR NOT coalesce(a.succeeded IN ('true', 'false'), true)
           OR NOT coalesce(regexp_full_match(CAST(a.latency_seconds AS VARCHAR),
-                                            '[0-9][0-9.eE+-]{0,14}'), true))) = 0
+                                            '[0-9][0-9.eE+-]{0,14}'), true)
+          -- 1e999 matches the pattern but is infinite: never a latency (docs/release.md)
+          OR NOT coalesce(isfinite(TRY_CAST(CAST(a.latency_seconds AS VARCHAR) AS DOUBLE)),
+                          true))) = 0
     AS ok,
     p.at >= $start AND p.at < $end AND ($stage IS NULL OR p.stage_s = $stage) AS in_window
   FROM timed p

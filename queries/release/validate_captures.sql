@@ -132,8 +132,9 @@ per_row AS (
                  'message': 'required: a string'} END,
       CASE WHEN json_type(h.score) NOT IN ('NULL', 'UBIGINT', 'BIGINT', 'DOUBLE')
              OR TRY_CAST(json_extract_string(h.score, '$') AS DOUBLE) < 0
+             OR NOT isfinite(TRY_CAST(json_extract_string(h.score, '$') AS DOUBLE))
            THEN {'field': 'response.hypotheses[' || (i - 1) || '].score',
-                 'message': 'must be a non-negative number (the ranker score) or null, got '
+                 'message': 'must be a finite non-negative number (the ranker score) or null, got '
                             || CAST(h.score AS VARCHAR)} END
     ], lambda x: x IS NOT NULL))), [])
     || coalesce(flatten(list_transform(evidence, lambda e, i: list_filter([
@@ -169,8 +170,9 @@ per_row AS (
                  'message': 'must be true or false'} END,
       CASE WHEN json_type(a.latency_seconds) NOT IN ('NULL', 'UBIGINT', 'BIGINT', 'DOUBLE')
              OR TRY_CAST(json_extract_string(a.latency_seconds, '$') AS DOUBLE) < 0
+             OR NOT isfinite(TRY_CAST(json_extract_string(a.latency_seconds, '$') AS DOUBLE))
            THEN {'field': 'knowledge_activations[' || (i - 1) || '].latency_seconds',
-                 'message': 'must be a number >= 0 or null'} END
+                 'message': 'must be a finite number >= 0 or null'} END
     ], lambda x: x IS NOT NULL))), [])
     AS problems
   FROM base

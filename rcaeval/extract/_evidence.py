@@ -11,6 +11,7 @@ from rcaeval.extract._schema import PAYLOAD_SCHEMAS, TS, TableBuilder
 from rcaeval.extract._values import (
     integer,
     list_of,
+    measurement,
     number,
     object_items,
     parse_ts,
@@ -34,9 +35,11 @@ def _point(p: Any) -> tuple[Any, Any]:
 def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
     """``metrics.json`` ``series[] × points[]`` → ``raw_metric_point``.
 
-    Points whose value is not a finite number (numeric strings count) are skipped and counted
-    in ``notes``. A series with no usable point still yields one row with NULL ``ts``/``value``
-    so that its id is visible to reference resolution.
+    Points whose value is not a number (numeric strings count) are skipped and counted in
+    ``notes``. ``NaN`` and infinite values are kept as they are (and counted in ``notes``): the
+    judge counts them as the facts ``metrics.nan_points`` / ``metrics.infinite_points`` and
+    never compares them with a threshold. A series with no usable point still yields one row
+    with NULL ``ts``/``value`` so that its id is visible to reference resolution.
     """
     series = list_of(obj, "series")
     if series is None:
@@ -52,7 +55,7 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
     c_series: list[int] = []
     c_ts: list[int | None] = []
     c_val: list[float | None] = []
-    skipped = bad_series = 0
+    skipped = bad_series = nan = inf = 0
     for si, s in enumerate(series):
         if not isinstance(s, dict):
             bad_series += 1
@@ -70,10 +73,15 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
                 ts, val = p[0], p[1]
             else:
                 ts, val = _point(p)
-            value = val if type(val) is float and math.isfinite(val) else number(val)
+            value = val if type(val) is float else measurement(val)
             if value is None:
                 skipped += 1
                 continue
+            if not math.isfinite(value):
+                if value != value:
+                    nan += 1
+                else:
+                    inf += 1
             c_ts.append(ts_micros(ts))
             c_val.append(value)
         k = len(c_val) - n
@@ -85,6 +93,9 @@ def flatten_metrics(obj: Any, notes: list[str] | None = None) -> pa.Table:
     if notes is not None:
         if skipped:
             notes.append(f"skipped {skipped} non-numeric metric points")
+        if nan or inf:
+            notes.append(f"kept {nan} NaN and {inf} infinite metric points (never compared "
+                         "with a threshold)")
         if bad_series:
             notes.append(f"skipped {bad_series} series that are not objects")
     schema = PAYLOAD_SCHEMAS["raw_metric_point"]

@@ -125,6 +125,23 @@ def number(value: Any) -> float | None:
     return f if math.isfinite(f) else None
 
 
+def measurement(value: Any) -> float | None:
+    """A metric point's value: a float from a JSON number or numeric string, kept when it is
+    not finite (``NaN``, ``Infinity``, and the ``"NaN"`` / ``"+Inf"`` / ``"-Inf"`` strings a
+    Prometheus API writes); ``None`` for anything non-numeric. The judge never compares a
+    non-finite value with a threshold (docs/judge.md "Non-finite metric points")."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
 def integer(value: Any) -> int | None:
     """An int from a JSON integer, integral float or integer string; ``None`` otherwise."""
     if isinstance(value, bool) or value is None:

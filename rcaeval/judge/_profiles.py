@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -49,8 +50,10 @@ def _validate(doc: Any, source: str) -> dict[str, dict[str, Any]]:
         band = {"gate_floor": band.get("gate_floor", 70),
                 "no_gate_ceiling": band.get("no_gate_ceiling", 69)}
         for key, value in [*maxima.items(), *band.items()]:
-            if not isinstance(value, int | float) or value < 0:
-                raise InputError("must be a number >= 0", file=source, field=f"{name}.{key}")
+            if (isinstance(value, bool) or not isinstance(value, int | float)
+                    or not math.isfinite(value) or value < 0):
+                raise InputError("must be a finite number >= 0", file=source,
+                                 field=f"{name}.{key}")
         out[str(name)] = {
             "description": prof.get("description", ""),
             "maxima": {c: float(maxima[c]) for c in COMPONENTS},

@@ -49,9 +49,9 @@ def _correct(rec: Record, column: str, min_score: float, path: Path) -> bool:
         score = float(value) if not isinstance(value, bool) and value is not None else None
     except ValueError:
         score = None
-    if score is None or math.isnan(score):
-        raise InputError(f"must be a number, got {value!r}", file=str(path), line=rec.line,
-                         field=column)
+    if score is None or not math.isfinite(score):
+        raise InputError(f"must be a finite number, got {value!r}", file=str(path),
+                         line=rec.line, field=column)
     return score >= min_score
 
 
@@ -104,6 +104,10 @@ class Comparison:
 
 def compare_files(a: Path, b: Path, min_score: float = 1.0) -> Comparison:
     """Pair the rows of two per-row files by id and run the exact McNemar test."""
+    if isinstance(min_score, bool) or not isinstance(min_score, int | float) or not (
+            math.isfinite(min_score)):
+        # NaN would make every row wrong (score >= NaN is false), inf every row but inf
+        raise InputError(f"must be a finite number, got {min_score!r}", field="--min-score")
     a, b = Path(a), Path(b)
     a_id, _, ra = read_correct(a, min_score)
     b_id, _, rb = read_correct(b, min_score)

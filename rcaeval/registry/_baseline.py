@@ -15,7 +15,7 @@ from rcaeval._vocab import VERDICTS
 from rcaeval.registry._common import Id
 from rcaeval.registry._conditions import NonEmptyStr
 
-_LENIENT = ConfigDict(extra="allow", populate_by_name=True)
+_LENIENT = ConfigDict(extra="allow", populate_by_name=True, allow_inf_nan=False)
 
 Verdict = Literal[VERDICTS]  # type: ignore[valid-type]
 
@@ -41,7 +41,8 @@ class BaselineCase(BaseModel):
 class BaselineSpec(BaseModel):
     """``baselines/<suite_id>.yaml``."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True, title="BaselineSpec")
+    model_config = ConfigDict(extra="allow", populate_by_name=True, allow_inf_nan=False,
+                              title="BaselineSpec")
     suite_id: Id
     suite_version: NonEmptyStr
     run_id: NonEmptyStr

@@ -11,7 +11,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 from rcaeval.registry._common import Id
 from rcaeval.registry._conditions import NonEmptyStr
 
-_STRICT = ConfigDict(extra="forbid")
+_STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 JUDGE_ONLY_FIELDS = ("ground_truth", "judge", "root_cause", "expected", "detectors")
 """Keys that must never appear in case.yaml: they would cross the information boundary."""
@@ -82,7 +82,7 @@ class Followup(BaseModel):
 class CaseSpec(BaseModel):
     """``cases/<case_id>/case.yaml``: everything here is visible to the agent."""
 
-    model_config = ConfigDict(extra="forbid", title="CaseSpec")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, title="CaseSpec")
     case_id: Id
     title: NonEmptyStr
     case_type: CaseType

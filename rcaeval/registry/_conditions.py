@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 from rcaeval._vocab import EVIDENCE_METHODS
 from rcaeval.registry._common import FileName, Id, JsonPathLite
 
-_STRICT = ConfigDict(extra="forbid")
+_STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
 NonEmptyStr = Annotated[str, Field(min_length=1)]
 
 

@@ -35,6 +35,10 @@ FACTS: dict[str, str] = {
     "evidence.collection_errors_present": "collection_errors.json lists at least one error",
     "evidence.nonfinite_numbers_present": "a warning: a bundle JSON file held bare NaN/Infinity "
     "numbers (read leniently as non-finite)",
+    "metrics.nan_points": "a warning: metric points whose value is NaN (counted in the "
+    "detail; never compared with a threshold)",
+    "metrics.infinite_points": "a warning: metric points whose value is +/-Infinity (counted "
+    "in the detail; never compared with a threshold)",
     "channel.logs_observed": "log lines exist (logs.json entries or logs/ files)",
     "channel.metrics_observed": "= evidence.metric_evidence_present",
     "channel.queries_observed": "= evidence.query_evidence_present",
@@ -120,6 +124,8 @@ FACT_INPUTS: dict[str, tuple[str, ...]] = {
     "evidence.query_evidence_present": ("evidences/queries.json",),
     "evidence.collection_errors_present": ("evidences/collection_errors.json",),
     "evidence.nonfinite_numbers_present": (),
+    "metrics.nan_points": (),
+    "metrics.infinite_points": (),
     "channel.logs_observed": ("evidences/logs.json", "logs/"),
     "channel.metrics_observed": ("evidences/metrics.json",),
     "channel.queries_observed": ("evidences/queries.json",),
@@ -161,5 +167,6 @@ another fact). ``rcaeval validate`` warns about a check that needs a fact to be 
 nothing an agent is given produces any of its inputs (rcaeval/prove: the incident tools'
 table ``rcaeval.tools._catalog`` and the runner's own files). Facts that hold vacuously
 (``contract.*`` over zero checks, ``channel.events_attempted_implies_persisted``) list
-``manifest.json``, which the runner always writes. ``evidence.nonfinite_numbers_present``
-lists nothing: no tool writes a non-finite number."""
+``manifest.json``, which the runner always writes. ``evidence.nonfinite_numbers_present``,
+``metrics.nan_points`` and ``metrics.infinite_points`` list nothing: no tool writes a
+non-finite number."""

@@ -25,7 +25,7 @@ from rcaeval.registry._common import Id
 from rcaeval.registry._conditions import Condition, EvidenceCondition, NonEmptyStr
 from rcaeval.registry._regex import re2_problem
 
-_STRICT = ConfigDict(extra="forbid")
+_STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 DRAFT_HELP = ("Written by `rcaeval case new` from the incident data and not yet reviewed: "
               "`validate` warns until it is removed. Not part of rules_hash.")
@@ -258,7 +258,7 @@ class CorpusSpec(BaseModel):
 class JudgeSpec(BaseModel):
     """``cases/<case_id>/judge.yaml``: ground truth, output detectors and per-bucket checks."""
 
-    model_config = ConfigDict(extra="forbid", title="JudgeSpec")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, title="JudgeSpec")
     case_id: Id
     ground_truth: GroundTruth
     scoring_profile: Id = "default"

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rcaeval.registry._common import Id
 from rcaeval.registry._conditions import NonEmptyStr
 
-_STRICT = ConfigDict(extra="forbid")
+_STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 ToolsMode = Literal["mcp", "files", "both"]
 """How agents get the incident data (docs/agents.md, "Incident tools"): the MCP incident tools,
@@ -44,7 +44,7 @@ class SuiteCase(BaseModel):
 class SuiteSpec(BaseModel):
     """``suites/<suite_id>.yaml``: which cases run together and how."""
 
-    model_config = ConfigDict(extra="forbid", title="SuiteSpec")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, title="SuiteSpec")
     suite_id: Id
     version: NonEmptyStr = Field(description="suite_version: baselines are keyed on it")
     description: str = ""

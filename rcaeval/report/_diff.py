@@ -3,6 +3,7 @@ regression gate (docs/baselines.md)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -247,8 +248,9 @@ def _warnings(data: RunData, suite: SuiteInfo, baseline: BaselineSpec,
 def diff_run(data: RunData, suite: SuiteInfo, baseline: BaselineSpec, *,
              score_tolerance: float = 0.0, allow_missing: bool = False) -> BaselineDiff:
     """Compare already-loaded run data with ``baseline``."""
-    if score_tolerance < 0:
-        raise InputError(f"score tolerance must be >= 0, not {score_tolerance}")
+    if not math.isfinite(score_tolerance) or score_tolerance < 0:
+        # a NaN tolerance would hide every score drop (delta < -NaN is false)
+        raise InputError(f"score tolerance must be a finite number >= 0, not {score_tolerance}")
     frame = build_diff_frame(data, suite, baseline, score_tolerance)
     return BaselineDiff(
         run_id=data.run_id,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from math import exp, lgamma
 
+from rcaeval.stats._counts import check_counts
+
 
 def _log_comb(n: int, k: int) -> float:
     return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1)
@@ -17,6 +19,8 @@ def fisher_exact_lower(successes_a: int, n_a: int, successes_b: int, n_b: int) -
     Small p (e.g. < 0.05) means B's rate is significantly lower than A's. An empty side
     (``n_a == 0`` or ``n_b == 0``) gives 1.0: no evidence of anything.
     """
+    check_counts("fisher_exact_lower", successes_a=successes_a, n_a=n_a,
+                 successes_b=successes_b, n_b=n_b)
     for s, n in ((successes_a, n_a), (successes_b, n_b)):
         if n < 0 or s < 0 or s > n:
             raise ValueError(f"fisher_exact_lower: need 0 <= successes <= n, got {s}/{n}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rcaeval.stats._counts import check_counts
+
 
 def cohen_kappa(both_yes: int, a_yes_b_no: int, a_no_b_yes: int, both_no: int) -> float | None:
     """Cohen's kappa of a 2x2 confusion table: ``(p_o - p_e) / (1 - p_e)`` with observed
@@ -11,6 +13,8 @@ def cohen_kappa(both_yes: int, a_yes_b_no: int, a_no_b_yes: int, both_no: int) -
     and the same verdict to every item, so agreement cannot be told from chance). 1 is perfect
     agreement, 0 chance level, negative worse than chance."""
     counts = (both_yes, a_yes_b_no, a_no_b_yes, both_no)
+    check_counts("cohen_kappa", both_yes=both_yes, a_yes_b_no=a_yes_b_no,
+                 a_no_b_yes=a_no_b_yes, both_no=both_no)
     if any(c < 0 for c in counts):
         raise ValueError(f"cohen_kappa: counts must be >= 0, got {counts}")
     n = sum(counts)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rcaeval.stats._counts import check_counts
+
 
 @dataclass(frozen=True)
 class McNemarResult:
@@ -38,6 +40,7 @@ def mcnemar_exact(b: int, c: int) -> float:
     capped at 1. With no discordant pair the systems cannot be told apart: p = 1. Computed with
     exact integer arithmetic (no normal approximation, no continuity correction).
     """
+    check_counts("mcnemar_exact", b=b, c=c)
     if b < 0 or c < 0:
         raise ValueError(f"mcnemar_exact: counts must be >= 0, got b={b}, c={c}")
     n = b + c

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from statistics import NormalDist
 
+from rcaeval.stats._counts import check_counts
+
 DEFAULT_CONFIDENCE = 0.95
 """Two-sided confidence level of every interval rcaeval reports unless told otherwise."""
 
@@ -17,6 +19,7 @@ def wilson_interval(
     callers report it as such rather than dividing by zero. Unlike the normal approximation,
     the Wilson interval stays inside [0, 1] and is informative at 0/n and n/n.
     """
+    check_counts("wilson_interval", successes=successes, n=n)
     if n < 0 or successes < 0 or successes > n:
         raise ValueError(f"wilson_interval: need 0 <= successes <= n, got {successes}/{n}")
     if not 0.0 < confidence < 1.0:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 import orjson
@@ -113,11 +114,25 @@ def test_metrics_points_labels_and_skipped_values() -> None:
                     {"ts": 1790000000, "value": "2.5"}, ["t", "high"], ["t", True]]},
         {"id": "M-empty", "name": "x", "points": []}]}, notes)
     rows = t.to_pylist()
-    assert [(r["series_idx"], r["value"]) for r in rows] == [(0, 0.5), (0, 2.5), (1, None)]
+    got = [(r["series_idx"], r["value"]) for r in rows]
+    assert got[0] == (0, 0.5) and got[1][0] == 0 and math.isnan(got[1][1])
+    assert got[2:] == [(0, 2.5), (1, None)]
     assert dict(rows[0]["labels"]) == {"instance": "tikv-2", "core": "3"}
-    assert rows[1]["ts"] == datetime.fromtimestamp(1790000000, tz=UTC)
-    assert rows[2]["series_id"] == "M-empty" and rows[2]["ts"] is None
-    assert notes == ["skipped 3 non-numeric metric points"]
+    assert rows[2]["ts"] == datetime.fromtimestamp(1790000000, tz=UTC)
+    assert rows[3]["series_id"] == "M-empty" and rows[3]["ts"] is None
+    assert notes == ["skipped 2 non-numeric metric points",
+                     "kept 1 NaN and 0 infinite metric points (never compared with a threshold)"]
+
+
+def test_prometheus_non_finite_strings_are_kept() -> None:
+    notes: list[str] = []
+    t = flatten_metrics({"series": [{"id": "M-1", "name": "r", "points": [
+        [1, "+Inf"], [2, "-Inf"], [3, "NaN"], [4, "Infinity"], [5, "1e999"], [6, "7"]]}]},
+        notes)
+    vals = [r["value"] for r in t.to_pylist()]
+    assert vals[:2] == [math.inf, -math.inf] and math.isnan(vals[2])
+    assert vals[3:] == [math.inf, math.inf, 7.0]
+    assert notes == ["kept 1 NaN and 4 infinite metric points (never compared with a threshold)"]
 
 
 def test_queries_and_events() -> None:

@@ -58,5 +58,41 @@ def test_judged_run_with_nan_metrics_is_not_invalid(tmp_path):
     assert row["verdict"] == "pass", row
     assert facts["evidence.core_bundle_present"] is True
     assert facts["evidence.nonfinite_numbers_present"] is True
-    assert "skipped 2 non-numeric metric points" in detail[0][0]
+    assert facts["metrics.nan_points"] is True and facts["metrics.infinite_points"] is True
+    assert "kept 1 NaN and 1 infinite metric points" in detail[0][0]
     assert "NaN/Infinity" in detail[0][0]
+
+
+@pytest.mark.skipif(not SAMPLE.is_dir(), reason="sample data not generated yet")
+@pytest.mark.parametrize("spike", ["NaN", "+Inf", "Infinity", "nan"])
+def test_a_non_finite_spike_in_metrics_json_is_no_spike(tmp_path, spike):
+    """A series whose only values above the case's threshold are NaN / infinite, as a bare
+    JSON token or as the strings a Prometheus API writes ("NaN", "+Inf"): the critical-
+    evidence check on it fails, and the points are counted as facts."""
+    import rcaeval.store as st
+    from rcaeval.judge import judge_audit
+
+    run = tmp_path / "rec" / "spike-run" / CASE
+    shutil.copytree(SAMPLE, run)
+    metrics = run / "evidences" / "metrics.json"
+    doc = json.loads(metrics.read_text("utf-8"))
+    series = next(s for s in doc["series"] if s["name"] == "tikv_restart_total"
+                  and s.get("labels", {}).get("instance") == "tikv-2")
+    series["points"] = [[p[0], "@SPIKE@"] for p in series["points"]]
+    token = spike if spike[0].isalpha() and spike != "nan" else None
+    text = json.dumps(doc).replace('"@SPIKE@"', token or json.dumps(spike))
+    metrics.write_text(text, "utf-8")
+
+    s = st.connect(":memory:")
+    try:
+        judge_audit(s, tmp_path / "rec", data_dir() / "registry", out_dir=tmp_path / "out",
+                    workers=1)
+        facts = dict(s.sql("SELECT fact, value FROM eval_fact").rows())
+        checks = dict(s.sql("SELECT check_id, passed FROM eval_check "
+                            "WHERE bucket = 'critical_evidence'").rows())
+    finally:
+        s.close()
+    assert checks["restarts_counted"] is False, checks
+    nan = spike.lower() == "nan"
+    assert facts["metrics.nan_points"] is nan
+    assert facts["metrics.infinite_points"] is not nan

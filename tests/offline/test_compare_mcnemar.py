@@ -73,7 +73,7 @@ def test_cli_on_two_openrca_score_files(tmp_path: Path,
         ("id,score\n1,1\n", "row_id,score\n1,1\n", "a", 1, "row_id", "needs an id column"),
         ("row_id,value\n1,1\n", "row_id,score\n1,1\n", "a", 1, "correct",
          "needs a 'correct' or a 'score'"),
-        ("row_id,score\n1,high\n", "row_id,score\n1,1\n", "a", 2, "score", "must be a number"),
+        ("row_id,score\n1,high\n", "row_id,score\n1,1\n", "a", 2, "score", "must be a finite number"),
         ("row_id,correct\n1,maybe\n", "row_id,score\n1,1\n", "a", 2, "correct",
          "true/false"),
         ("row_id,score\n1,1\n1,0\n", "row_id,score\n1,1\n", "a", 3, "row_id", "duplicate"),
@@ -92,3 +92,19 @@ def test_bad_input(tmp_path: Path, a_text: str, b_text: str, which: str, line: i
     assert err.file == str(a if which == "a" else b)
     assert err.line == line and err.field == field and message in err.message
     assert main(["offline", "compare", str(a), str(b)]) == 3
+
+
+@pytest.mark.parametrize("cell", ["nan", "NaN", "inf", "-Infinity"])
+def test_a_non_finite_score_is_bad_input(tmp_path: Path, cell: str) -> None:
+    a = _csv(tmp_path / "a.csv", "row_id,score", ["1,1.0", f"2,{cell}"])
+    b = _csv(tmp_path / "b.csv", "row_id,score", ["1,1.0", "2,1.0"])
+    with pytest.raises(InputError, match="finite") as exc:
+        compare_files(a, b)
+    assert exc.value.file == str(a) and exc.value.line == 3 and exc.value.field == "score"
+
+
+@pytest.mark.parametrize("min_score", [float("nan"), float("inf")])
+def test_a_non_finite_min_score_is_bad_input(tmp_path: Path, min_score: float) -> None:
+    a = _csv(tmp_path / "a.csv", "row_id,score", ["1,1.0"])
+    with pytest.raises(InputError, match="finite"):
+        compare_files(a, a, min_score=min_score)

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 from report_kit import BASE_CASES, Env, add_run, write_registry
 
-from rcaeval.errors import GateFailed, NotFoundError
+from rcaeval.errors import GateFailed, InputError, NotFoundError
 from rcaeval.report import (
     diff_against_baseline,
     promote_baseline,
@@ -221,3 +221,13 @@ def test_trajectory_comparison_with_the_baseline_run(promoted: Env) -> None:
     assert f"trajectory:    {line}\n" in render_text(d)
     assert f"**Trajectory:** {line}" in render_markdown(d)
     assert orjson.loads(render_json(d))["trajectory"]["median_steps_after"] == 40.0
+
+
+@pytest.mark.parametrize("tolerance", [float("nan"), float("inf")])
+def test_a_non_finite_score_tolerance_is_bad_input(promoted: Env, tolerance: float) -> None:
+    """``delta < -NaN`` is false for every delta, so a NaN tolerance would hide every score
+    drop; an infinite one would too."""
+    add_run(promoted.store, "mixed-2", {**BASE_CASES, "case-a": ("pass", 84.5)})
+    with pytest.raises(InputError, match="finite"):
+        diff_against_baseline(promoted.store, "mixed-2", promoted.registry,
+                              score_tolerance=tolerance)
