@@ -35,6 +35,13 @@ REQUIRED_BY_DEFAULT: frozenset[str] = frozenset({"contract", "execution_contract
 """Where a check's ``required`` defaults to true when a spec leaves it unset (elsewhere it
 defaults to false; docs/registry.md)."""
 
+SOFT_BY_DEFAULT: frozenset[str] = frozenset({"attempted_events_collection_persisted"})
+"""Check ids whose ``soft`` defaults to true when a spec leaves it unset (docs/scoring.md
+"Soft checks"): the judge design calls the events consistency check a soft deduction."""
+
+SCORELESS_BUCKETS: frozenset[str] = frozenset({"contract", "execution_contract"})
+"""Gate buckets: they carry no score, so a ``soft`` (score-only) check there is an error."""
+
 EVIDENCE_METHODS: tuple[str, ...] = (
     "keyword_any",
     "json_list_nonempty",

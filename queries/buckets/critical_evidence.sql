@@ -1,9 +1,10 @@
 -- Bucket: critical_evidence -- did the collected artifacts contain the critical symptom /
 -- mechanism evidence? Independent of the answer's wording.
 -- Decides:
---   pass     every check passes (also when the bucket has no checks);
---   partial  some, not all, checks pass;
---   fail     no check passes;
+--   pass     every non-soft check passes (also when the bucket has none);
+--   partial  some, not all, non-soft checks pass;
+--   fail     no non-soft check passes;
+--   a soft check is a score deduction only (bucket_rows.sql), named in the reason;
 --   not_evaluated  the bundle is unresolved.
 -- Score fraction: passed weight / weight of all checks.
 -- Check rows and counts: bucket_checks / bucket_agg (queries/judge/bucket_rows.sql).
@@ -13,13 +14,15 @@ SELECT * FROM bucket_checks('critical_evidence', false);
 CREATE OR REPLACE TEMP VIEW bk_critical_evidence AS
 SELECT run_id, case_id, 'critical_evidence' AS bucket,
        CASE WHEN NOT resolved THEN 'not_evaluated'
-            WHEN n_pass = n THEN 'pass'
-            WHEN n_pass > 0 THEN 'partial'
+            WHEN n_firm_pass = n_firm THEN 'pass'
+            WHEN n_firm_pass > 0 THEN 'partial'
             ELSE 'fail' END AS status,
        CASE WHEN NOT resolved THEN 'bundle unresolved'
-            WHEN n_pass = n THEN n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed'
+            WHEN n_firm_pass = n_firm
+                THEN n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed'
             ELSE n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed; missing: '
-                 || failed END AS reason,
+                 || failed END
+           || soft_note AS reason,
        CASE WHEN NOT resolved THEN NULL
             WHEN w_all > 0 THEN w_pass / w_all ELSE 1.0 END AS frac,
        NULL::DOUBLE AS frac_hard, NULL::DOUBLE AS frac_supporting

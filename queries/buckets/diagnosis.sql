@@ -1,7 +1,8 @@
 -- Bucket: diagnosis -- the quality of the final answer: hard checks encode
 -- must-have conclusions and must-avoid misdiagnoses; supporting checks reward explanation.
 -- Decides:
---   pass     every hard check passes (supporting checks never change the status);
+--   pass     every non-soft hard check passes (supporting and soft checks never change the
+--            status; a soft one is named in the reason);
 --   fail     some hard check fails;
 --   not_evaluated  the bundle is unresolved.
 -- Score fractions: frac_hard = passed hard weight / hard weight, frac_supporting = passed
@@ -42,7 +43,8 @@ SELECT a.run_id, a.case_id, 'diagnosis' AS bucket,
                               || ' tie(s) kept deterministic)'
                          WHEN diagnosis_mode = 'blended'
                          THEN ' (mode blended: no semantic shadow, deterministic checks only)'
-                         ELSE '' END END AS reason,
+                         ELSE '' END
+                 || soft_note END AS reason,
        NULL::DOUBLE AS frac,
        CASE WHEN NOT resolved THEN NULL
             WHEN w_hard > 0 THEN w_hard_pass / w_hard ELSE 1.0 END AS frac_hard,

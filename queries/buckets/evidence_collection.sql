@@ -2,12 +2,12 @@
 -- channels?
 -- Decides:
 --   fail     a required check fails;
---   partial  required checks pass but an optional or soft check fails;
---   pass     every check passes;
+--   partial  required checks pass but an optional check fails;
+--   pass     every non-soft check passes;
 --   not_evaluated  the bundle is unresolved.
--- Soft checks (rule_check.soft, e.g. attempted_events_collection_persisted) are a
--- score deduction only: they count in the score, and their failure never makes the bucket
--- fail (at most partial), whatever their `required` says.
+-- Soft checks (rule_check.soft, by default attempted_events_collection_persisted) are a
+-- score deduction only: they count in the score, and their failure never changes the
+-- status (never partial, never fail), whatever their `required` says; the reason names them.
 -- Score fraction: passed weight / weight of ALL checks (soft ones included).
 -- Check rows and counts: bucket_checks / bucket_agg (queries/judge/bucket_rows.sql).
 CREATE OR REPLACE TEMP VIEW bk_evidence_collection_check AS
@@ -17,13 +17,13 @@ CREATE OR REPLACE TEMP VIEW bk_evidence_collection AS
 SELECT run_id, case_id, 'evidence_collection' AS bucket,
        CASE WHEN NOT resolved THEN 'not_evaluated'
             WHEN req_failed IS NOT NULL THEN 'fail'
-            WHEN opt_failed_marked IS NOT NULL THEN 'partial'
+            WHEN opt_failed IS NOT NULL THEN 'partial'
             ELSE 'pass' END AS status,
        CASE WHEN NOT resolved THEN 'bundle unresolved'
             WHEN req_failed IS NOT NULL THEN 'required check(s) failed: ' || req_failed
-            WHEN opt_failed_marked IS NOT NULL
-                THEN 'optional check(s) failed: ' || opt_failed_marked
-            ELSE n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed' END AS reason,
+            WHEN opt_failed IS NOT NULL THEN 'optional check(s) failed: ' || opt_failed
+            ELSE n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed' END
+           || soft_note AS reason,
        CASE WHEN NOT resolved THEN NULL
             WHEN w_all > 0 THEN w_pass / w_all ELSE 1.0 END AS frac,
        NULL::DOUBLE AS frac_hard, NULL::DOUBLE AS frac_supporting

@@ -3,7 +3,8 @@
 -- Decides:
 --   fail     a required check fails;
 --   partial  required checks pass but an optional check fails;
---   pass     every check passes;
+--   pass     every non-soft check passes (a soft check is a score deduction only:
+--            bucket_rows.sql);
 --   not_evaluated  the bundle is unresolved.
 -- Score fraction: passed REQUIRED weight / required weight (all checks when the
 -- bucket has no required check; 1 when it has no checks at all).
@@ -20,7 +21,8 @@ SELECT run_id, case_id, 'evidence_routing' AS bucket,
        CASE WHEN NOT resolved THEN 'bundle unresolved'
             WHEN req_failed IS NOT NULL THEN 'required check(s) failed: ' || req_failed
             WHEN opt_failed IS NOT NULL THEN 'optional check(s) failed: ' || opt_failed
-            ELSE n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed' END AS reason,
+            ELSE n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed' END
+           || soft_note AS reason,
        CASE WHEN NOT resolved THEN NULL
             WHEN coalesce(has_required, false) AND w_req > 0 THEN w_req_pass / w_req
             WHEN w_all > 0 THEN w_pass / w_all

@@ -2,7 +2,8 @@
 -- Decides:
 --   pass     no required check fails;
 --   partial  required checks fail but the run clearly progressed: the passed required
---            weight is at least half of the total required weight;
+--            weight is at least half of the total required weight (soft checks, a score
+--            deduction only, left out: bucket_rows.sql);
 --   fail     required checks fail and less than half of the required weight passed;
 --   not_evaluated  the bundle is unresolved.
 -- Score fraction: passed REQUIRED weight / required weight (all checks when the
@@ -15,16 +16,17 @@ CREATE OR REPLACE TEMP VIEW bk_workflow AS
 SELECT run_id, case_id, 'workflow' AS bucket,
        CASE WHEN NOT resolved THEN 'not_evaluated'
             WHEN n_req_failed = 0 THEN 'pass'
-            WHEN w_req_pass * 2 >= w_req THEN 'partial'
+            WHEN w_req_firm_pass * 2 >= w_req_firm THEN 'partial'
             ELSE 'fail' END AS status,
        CASE WHEN NOT resolved THEN 'bundle unresolved'
             WHEN n_req_failed = 0
                 THEN n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed'
             ELSE 'required check(s) failed: ' || req_failed || '; '
-                 || w_req_pass::VARCHAR || ' of ' || w_req::VARCHAR
+                 || w_req_firm_pass::VARCHAR || ' of ' || w_req_firm::VARCHAR
                  || ' required weight passed'
-                 || CASE WHEN w_req_pass * 2 >= w_req THEN ' (progressed: >= half)'
-                         ELSE ' (< half: did not progress)' END END AS reason,
+                 || CASE WHEN w_req_firm_pass * 2 >= w_req_firm THEN ' (progressed: >= half)'
+                         ELSE ' (< half: did not progress)' END END
+           || soft_note AS reason,
        CASE WHEN NOT resolved THEN NULL
             WHEN coalesce(has_required, false) AND w_req > 0 THEN w_req_pass / w_req
             WHEN w_all > 0 THEN w_pass / w_all

@@ -1,6 +1,7 @@
 -- Stage-3 facts: the execution-contract facts.
 --   contract.required_workflow_present           every required workflow check passed
---                                                 (j_wf_check: the evaluated workflow checks)
+--                                                 (j_wf_check: the evaluated workflow checks;
+--                                                 a soft one is score only, left out)
 --   contract.required_artifacts_present          manifest, report and evidence dir present
 --   contract.preferred_channels_minimum_observed >= min_preferred_channels observed
 --   contract.preferred_channels_all_observed     every preferred channel observed
@@ -9,10 +10,11 @@
 CREATE OR REPLACE TEMP VIEW fact_contract AS
 WITH wf AS (
     SELECT k.run_id, k.case_id,
-           count(w.check_id) FILTER (WHERE w.required AND NOT w.passed) AS n_failed,
-           count(w.check_id) FILTER (WHERE w.required) AS n_required,
+           count(w.check_id) FILTER (WHERE w.required AND NOT w.soft AND NOT w.passed)
+               AS n_failed,
+           count(w.check_id) FILTER (WHERE w.required AND NOT w.soft) AS n_required,
            string_agg(w.check_id, ', ' ORDER BY w.ord)
-               FILTER (WHERE w.required AND NOT w.passed) AS failed
+               FILTER (WHERE w.required AND NOT w.soft AND NOT w.passed) AS failed
     FROM j_scope AS k
     LEFT JOIN j_wf_check AS w ON w.run_id = k.run_id AND w.case_id = k.case_id
     GROUP BY k.run_id, k.case_id

@@ -10,17 +10,25 @@
 --
 -- bucket_agg(b, gate): one row per judged (run, case) of j_scope (a case without checks
 --   included) with the counts, weights and failed-check lists the bucket rules read:
---   n / n_pass                 checks / passed checks
+--   Soft checks (rule_check.soft, docs/scoring.md "Soft checks") are score only: every
+--   count and list that decides a status leaves them out ("firm" checks); they count in
+--   the weights (w_*), which the scores read.
+--   n / n_pass                 checks / passed checks (soft ones included, for reasons)
+--   n_firm / n_firm_pass       non-soft checks / passed non-soft checks
 --   w_all / w_pass             weight of all checks / of passed checks (0 when none)
 --   w_req / w_req_pass         weight of required checks / of passed required checks
 --   has_required               some check is required (NULL when there are no checks)
+--   w_req_firm / w_req_firm_pass  weight of required non-soft checks / of passed ones
 --   n_req_failed, req_failed   failed required non-soft checks: count, ids in `ord` order
---   req_failed_any             failed required checks, soft ones included (ids)
---   opt_failed                 failed checks that are optional or soft (ids)
---   opt_failed_marked          the same, soft ones marked " (soft)"
---   failed                     every failed check (ids)
+--   req_failed_any             failed required checks (ids; the gates, which have no soft
+--                              check: the registry rejects one there)
+--   opt_failed                 failed optional non-soft checks (ids)
+--   soft_failed                failed soft checks (ids): a score deduction, never a status
+--   failed                     every failed non-soft check (ids)
+--   soft_note                  '; soft deduction: <soft_failed>' or '' (for reasons)
 --   n_hard / n_hard_pass, n_sup / n_sup_pass, w_hard / w_hard_pass, w_sup / w_sup_pass,
---   hard_failed                the same by kind (hard / supporting: diagnosis)
+--   hard_failed                the same by kind (hard / supporting: diagnosis); hard_failed
+--                              lists non-soft hard checks only
 --   resolved, rules_hash       from j_scope
 CREATE OR REPLACE TEMP MACRO bucket_checks(b, gate) AS TABLE
 SELECT run_id, case_id, bucket, check_id, kind, required, soft, weight, ord, passed, reason,
@@ -45,10 +53,15 @@ CREATE OR REPLACE TEMP MACRO bucket_agg(b, gate) AS TABLE
 SELECT k.run_id, k.case_id, k.resolved, k.rules_hash,
        count(c.check_id) AS n,
        count(c.check_id) FILTER (WHERE c.passed) AS n_pass,
+       count(c.check_id) FILTER (WHERE NOT c.soft) AS n_firm,
+       count(c.check_id) FILTER (WHERE NOT c.soft AND c.passed) AS n_firm_pass,
        coalesce(sum(c.weight), 0) AS w_all,
        coalesce(sum(c.weight) FILTER (WHERE c.passed), 0) AS w_pass,
        coalesce(sum(c.weight) FILTER (WHERE c.required), 0) AS w_req,
        coalesce(sum(c.weight) FILTER (WHERE c.required AND c.passed), 0) AS w_req_pass,
+       coalesce(sum(c.weight) FILTER (WHERE c.required AND NOT c.soft), 0) AS w_req_firm,
+       coalesce(sum(c.weight) FILTER (WHERE c.required AND NOT c.soft AND c.passed), 0)
+           AS w_req_firm_pass,
        bool_or(c.required) AS has_required,
        count(c.check_id) FILTER (WHERE c.required AND NOT c.soft AND NOT c.passed)
            AS n_req_failed,
@@ -57,12 +70,13 @@ SELECT k.run_id, k.case_id, k.resolved, k.rules_hash,
        string_agg(c.check_id, ', ' ORDER BY c.ord)
            FILTER (WHERE c.required AND NOT c.passed) AS req_failed_any,
        string_agg(c.check_id, ', ' ORDER BY c.ord)
-           FILTER (WHERE NOT (c.required AND NOT c.soft) AND NOT c.passed) AS opt_failed,
-       string_agg(c.check_id || CASE WHEN c.soft THEN ' (soft)' ELSE '' END, ', '
-                  ORDER BY c.ord)
-           FILTER (WHERE NOT (c.required AND NOT c.soft) AND NOT c.passed)
-           AS opt_failed_marked,
-       string_agg(c.check_id, ', ' ORDER BY c.ord) FILTER (WHERE NOT c.passed) AS failed,
+           FILTER (WHERE NOT c.required AND NOT c.soft AND NOT c.passed) AS opt_failed,
+       string_agg(c.check_id, ', ' ORDER BY c.ord)
+           FILTER (WHERE c.soft AND NOT c.passed) AS soft_failed,
+       string_agg(c.check_id, ', ' ORDER BY c.ord)
+           FILTER (WHERE NOT c.soft AND NOT c.passed) AS failed,
+       coalesce('; soft deduction: ' || string_agg(c.check_id, ', ' ORDER BY c.ord)
+           FILTER (WHERE c.soft AND NOT c.passed), '') AS soft_note,
        count(c.check_id) FILTER (WHERE c.kind = 'hard') AS n_hard,
        count(c.check_id) FILTER (WHERE c.kind = 'hard' AND c.passed) AS n_hard_pass,
        count(c.check_id) FILTER (WHERE c.kind = 'supporting') AS n_sup,
@@ -73,7 +87,7 @@ SELECT k.run_id, k.case_id, k.resolved, k.rules_hash,
        coalesce(sum(c.weight) FILTER (WHERE c.kind = 'supporting' AND c.passed), 0)
            AS w_sup_pass,
        string_agg(c.check_id, ', ' ORDER BY c.ord)
-           FILTER (WHERE c.kind = 'hard' AND NOT c.passed) AS hard_failed
+           FILTER (WHERE c.kind = 'hard' AND NOT c.soft AND NOT c.passed) AS hard_failed
 FROM j_scope AS k
 LEFT JOIN bucket_checks(b, gate) AS c ON c.run_id = k.run_id AND c.case_id = k.case_id
 GROUP BY k.run_id, k.case_id, k.resolved, k.rules_hash;

@@ -42,7 +42,7 @@ RULES: dict[str, tuple[str, str]] = {
     "no_channel_observed": ("evidence_collection", "preferred_channels_minimum_observed fails "
                             "-> invalid (execution_contract_fail)"),
     "events_persisted": ("evidence_collection", "attempted_events_collection_persisted (soft) "
-                         "fails -> evidence_collection partial -> fail"),
+                         "fails -> a score deduction; the status and verdict do not change"),
     "evidence_id": ("evidence_routing", "refs cannot name this record"),
     "metric_series": ("evidence_collection", "the series' points are not extracted: the "
                       "metrics channel and metric checks do not see them"),

@@ -17,7 +17,14 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
-from rcaeval._vocab import BUCKETS, BUNDLE_CHANNELS, EVIDENCE_METHODS, REQUIRED_BY_DEFAULT
+from rcaeval._vocab import (
+    BUCKETS,
+    BUNDLE_CHANNELS,
+    EVIDENCE_METHODS,
+    REQUIRED_BY_DEFAULT,
+    SCORELESS_BUCKETS,
+    SOFT_BY_DEFAULT,
+)
 from rcaeval.errors import InputError
 from rcaeval.grammar import REGEX_KEYS, any_regex, detector_regexes, each_regex
 from rcaeval.judge._jsonpath import compile_path
@@ -26,11 +33,6 @@ RULE_TABLES: tuple[str, ...] = (
     "rule_check", "rule_condition", "rule_detector", "rule_bucket_param", "rule_truth",
     "rule_budget",
 )
-
-SOFT_CHECK_IDS = frozenset({"attempted_events_collection_persisted"})
-"""Score-only checks (docs/scoring.md): failing them lowers the bucket score and can make the
-bucket at most ``partial``, never ``fail``, whatever their ``required`` says. A check may also
-say ``soft: true`` itself."""
 
 METHODS = frozenset(EVIDENCE_METHODS)
 
@@ -208,13 +210,19 @@ def flatten_rules(
         required = chk.get("required")
         if required is None:
             required = key in REQUIRED_BY_DEFAULT
+        soft = chk.get("soft")
+        if soft is None:
+            soft = check_id in SOFT_BY_DEFAULT
+        if soft and bucket in SCORELESS_BUCKETS:
+            raise _err(case_id, where, "soft: true has no effect in a gate bucket, which "
+                       "carries no score")
         weight = float(chk.get("weight", 1.0) if chk.get("weight") is not None else 1.0)
         if weight < 0:
             raise _err(case_id, where, "weight must be >= 0")
         rows["rule_check"].append({
             "case_id": case_id, "rules_hash": rh, "bucket": bucket, "check_id": check_id,
             "kind": kind, "required": bool(required),
-            "soft": bool(chk.get("soft")) or check_id in SOFT_CHECK_IDS,
+            "soft": bool(soft),
             "weight": weight, "combinator": combinator, "ord": ord_,
             "description": chk.get("description"),
         })

@@ -9,7 +9,7 @@ from typing import TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from rcaeval._vocab import REQUIRED_BY_DEFAULT
+from rcaeval._vocab import REQUIRED_BY_DEFAULT, SOFT_BY_DEFAULT
 from rcaeval.registry._judge import (
     Bucket,
     Diagnosis,
@@ -45,15 +45,21 @@ def judge_defaults() -> JudgeDefaults:
 
 
 def _resolve(checks: list[_C], required_default: bool) -> list[_C]:
-    return [
-        c if c.required is not None else c.model_copy(update={"required": required_default})
-        for c in checks
-    ]
+    """``required`` and ``soft`` of each check resolved to a bool (docs/registry.md)."""
+    out = []
+    for c in checks:
+        update: dict[str, bool] = {}
+        if c.required is None:
+            update["required"] = required_default
+        if c.soft is None:
+            update["soft"] = c.id in SOFT_BY_DEFAULT
+        out.append(c.model_copy(update=update) if update else c)
+    return out
 
 
 def apply_defaults(spec: JudgeSpec) -> JudgeSpec:
     """A copy of ``spec`` whose every bucket is present, with default checks where a bucket (or
-    its ``checks``) was omitted, and every check's ``required`` resolved to a bool."""
+    its ``checks``) was omitted, and every check's ``required`` and ``soft`` resolved to a bool."""
     defaults = judge_defaults()
     rules = spec.judge
     update: dict[str, object] = {}

@@ -19,6 +19,7 @@ from rcaeval._vocab import (
     BUCKETS,
     BUNDLE_CHANNELS,
     EVIDENCE_CHANNELS,
+    SCORELESS_BUCKETS,
 )
 from rcaeval.grammar import Grammar, merge_extensions
 from rcaeval.registry._common import Id
@@ -44,6 +45,12 @@ class _CheckBase(BaseModel):
         "false elsewhere.",
     )
     weight: float = Field(default=1.0, gt=0, description="Relative weight within the bucket.")
+    soft: bool | None = Field(
+        default=None,
+        description="Score only: failing it lowers the bucket's score but never its status "
+        "(never partial, never fail). Default: true for attempted_events_collection_persisted, "
+        "false elsewhere. Not allowed in contract and execution_contract (they carry no score).",
+    )
     draft: bool = Field(default=False, exclude=True, description=DRAFT_HELP)
 
     @model_validator(mode="after")
@@ -201,6 +208,16 @@ class JudgeRules(BaseModel):
     critical_evidence: CriticalEvidenceBucket
     evidence_routing: Bucket | None = None
     diagnosis: Diagnosis
+
+    @model_validator(mode="after")
+    def _no_soft_gate_checks(self) -> JudgeRules:
+        for name in sorted(SCORELESS_BUCKETS):
+            bucket = getattr(self, name)
+            for chk in (bucket.checks or []) if bucket is not None else []:
+                if chk.soft:
+                    raise ValueError(f"{name} check {chk.id!r}: soft: true has no effect in a "
+                                     "gate bucket, which carries no score")
+        return self
 
 
 class ProofSpec(BaseModel):

@@ -208,18 +208,23 @@ def test_diagnosis(frames):
     assert (v["verdict"], v["raw_score"], v["score"]) == ("pass", 68.0, 70.0)  # banded up
 
 
-def test_soft_check_lowers_the_score_but_never_fails_the_bucket(db):
-    """Seed 000 step 5: attempted_events_collection_persisted is a soft deduction. Even when
-    a judge.yaml marks it required, failing it leaves evidence_collection partial, never
-    fail (which would make the run invalid)."""
+@pytest.mark.parametrize("soft", [None, True, False])
+def test_soft_check_lowers_the_score_but_never_the_status(db, soft):
+    """attempted_events_collection_persisted is a soft deduction (soft by default): even
+    when a judge.yaml marks it required, failing it lowers evidence_collection's score and
+    leaves its status pass, so the run's verdict is pass. ``soft: false`` opts out: then it
+    is an ordinary required check and its failure fails the bucket."""
     def mutate(raw):
+        events = {"id": "attempted_events_collection_persisted", "required": True,
+                  "all_of": [{"fact": "channel.events_attempted_implies_persisted"}]}
+        if soft is not None:
+            events["soft"] = soft
         raw["judge"]["evidence_collection"] = {
             "preferred_channels": ["logs", "metrics", "queries"],
             "checks": [
                 {"id": "required_artifacts_present", "required": True,
                  "all_of": [{"fact": "evidence.core_bundle_present"}]},
-                {"id": "attempted_events_collection_persisted", "required": True,
-                 "all_of": [{"fact": "channel.events_attempted_implies_persisted"}]},
+                events,
             ]}
 
     rows = healthy_rows()
@@ -230,10 +235,55 @@ def test_soft_check_lowers_the_score_but_never_fails_the_bucket(db):
     c = check(frames, "evidence_collection", "attempted_events_collection_persisted")
     assert c["passed"] is False and "was attempted" in c["reason"]
     assert c["evidence_path"] == "$.channels.events.attempted"
+    assert c["soft"] is (soft is not False)
     b = bucket(frames, "evidence_collection")
-    assert (b["status"], b["score"]) == ("partial", 2.5)
     v = verdict(frames)
-    assert (v["verdict"], v["subtype"]) == ("fail", "evidence_collection_partial")
+    if soft is False:
+        assert (b["status"], b["score"]) == ("fail", 2.5)
+        assert (v["verdict"], v["subtype"]) == ("invalid", "evidence_collection_fail")
+        return
+    assert (b["status"], b["score"]) == ("pass", 2.5)
+    assert b["reason"] == ("1/2 check(s) passed; soft deduction: "
+                           "attempted_events_collection_persisted")
+    assert (v["verdict"], v["subtype"], v["raw_score"]) == ("pass", "diagnosis_pass", 97.5)
+
+
+def test_soft_checks_in_critical_evidence_workflow_and_diagnosis(db):
+    """A soft check anywhere it can carry score: its failure lowers the score and changes
+    no status; the reason names it."""
+    def mutate(raw):
+        ce = raw["judge"]["critical_evidence"]["checks"]
+        ce.append({"id": "soft_evidence", "soft": True, "all_of": [
+            {"method": "keyword_any", "source": "logs", "keywords": ["no such line"]}]})
+        raw["judge"]["diagnosis"]["hard_checks"].append(
+            {"id": "soft_hard", "soft": True, "all_of": [{"detector": "blames_network"}]})
+        raw["judge"]["workflow"] = {"checks": [
+            {"id": "arch", "required": True,
+             "all_of": [{"fact": "workflow.architecture_context_loaded"}]},
+            {"id": "soft_req", "required": True, "soft": True,
+             "all_of": [{"fact": "channel.alerts_observed"}]}]}
+
+    frames = judge_rows(db, healthy_rows(), judge_spec(mutate))
+    ce = bucket(frames, "critical_evidence")
+    assert ce["status"] == "pass" and ce["reason"].endswith("soft deduction: soft_evidence")
+    assert ce["score"] == pytest.approx(30 * 4 / 5)
+    dg = bucket(frames, "diagnosis")
+    assert dg["status"] == "pass" and dg["reason"].endswith("soft deduction: soft_hard")
+    assert dg["score"] == pytest.approx(18 * 2 / 3 + 32)
+    wf = bucket(frames, "workflow")
+    assert (wf["status"], wf["score"]) == ("pass", 5.0)
+    assert verdict(frames)["verdict"] == "pass"
+
+
+def test_soft_is_rejected_in_gate_buckets():
+    from pydantic import ValidationError
+
+    def mutate(raw):
+        raw["judge"]["contract"] = {"checks": [
+            {"id": "c", "soft": True, "all_of": [{"fact": "bundle.resolved"}]}]}
+
+    with pytest.raises(ValidationError, match="gate bucket"):
+        judge_spec(mutate)
 
 
 def test_blended_mode_scores_like_deterministic(db):
