@@ -39,6 +39,10 @@ SOFT_BY_DEFAULT: frozenset[str] = frozenset({"attempted_events_collection_persis
 """Check ids whose ``soft`` defaults to true when a spec leaves it unset (docs/scoring.md
 "Soft checks"): the judge design calls the events consistency check a soft deduction."""
 
+STRUCTURED_CHECK_ID = "structured_root_cause"
+"""The judge's synthetic diagnosis check of a structured root cause (queries/buckets/
+diagnosis.sql, docs/judge.md "Structured root causes"); reserved in judge.yaml."""
+
 SCORELESS_BUCKETS: frozenset[str] = frozenset({"contract", "execution_contract"})
 """Gate buckets: they carry no score, so a ``soft`` (score-only) check there is an error."""
 

@@ -4,7 +4,11 @@
 CREATE OR REPLACE TEMP TABLE j_fact3 AS
 SELECT run_id, case_id, fact, value, detail, evidence_file, evidence_path, evidence_line,
        evidence_excerpt
-FROM fact_contract;
+FROM fact_contract
+UNION ALL
+SELECT run_id, case_id, fact, value, detail, evidence_file, evidence_path, evidence_line,
+       evidence_excerpt
+FROM fact_answer_consistency;
 
 INSERT INTO j_fact SELECT * FROM j_fact3;
 

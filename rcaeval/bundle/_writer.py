@@ -381,8 +381,14 @@ class BundleWriter:
         self.findings = []
         _dump(self.root / C.PATCH, {"items": []})
 
-    def set_analysis(self, root_cause: str, key_findings: Iterable[str] = ()) -> None:
+    def set_analysis(self, root_cause: str, key_findings: Iterable[str] = (), *,
+                     structured: Mapping[str, str] | None = None) -> None:
+        """The report's ``analysis``; ``structured`` (``{family, component?}``) is written as
+        ``analysis.structured_root_cause``, which the judge decides the diagnosis by
+        (docs/judge.md "Structured root causes")."""
         self.analysis = {"root_cause": root_cause, "key_findings": list(key_findings)}
+        if structured:
+            self.analysis["structured_root_cause"] = dict(structured)
         self.flush()
 
     def complete_collection(self) -> None:

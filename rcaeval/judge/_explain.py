@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.tree import Tree
 
 from rcaeval._paths import read_query
+from rcaeval._vocab import STRUCTURED_CHECK_ID
 from rcaeval.errors import NotFoundError
 
 _STATUS_STYLE = {
@@ -94,6 +95,28 @@ def _head(packet: dict[str, Any]) -> tuple[str, str]:
         f"(raw {raw}, hard gate {display_value(packet.get('hard_gate'))})")
 
 
+STRUCTURED_CHECK = STRUCTURED_CHECK_ID
+
+
+def structured_vs_prose(bucket: dict[str, Any]) -> tuple[str, str, bool] | None:
+    """For a diagnosis bucket decided by a structured root cause: ``(structured, prose,
+    disagree)`` one-line summaries of the two paths side by side; ``None`` otherwise."""
+    checks = bucket.get("checks") or []
+    st = next((c for c in checks if c.get("check_id") == STRUCTURED_CHECK), None)
+    if bucket.get("bucket") != "diagnosis" or st is None:
+        return None
+    prose = [c for c in checks if c.get("kind") == "hard" and not c.get("soft")
+             and c.get("check_id") != STRUCTURED_CHECK]
+    failed = [c["check_id"] for c in prose if not c.get("passed")]
+    prose_ok = not failed
+    left = ("pass" if st.get("passed") else "fail") + ": " + (st.get("evidence") or {}).get(
+        "excerpt", "")
+    right = ("pass" if prose_ok else "fail") + (
+        f": all {len(prose)} hard check(s) passed" if prose_ok
+        else ": failed " + ", ".join(failed))
+    return left, right, bool(st.get("passed")) != prose_ok
+
+
 def _evidence_label(ev: dict[str, Any]) -> str:
     where = _evidence_where(ev)
     excerpt = _excerpt(ev)
@@ -140,6 +163,13 @@ def explain_tree(packet: dict[str, Any],
             ev = c.get("evidence")
             if ev:
                 cnode.add(_evidence_label(ev))
+        side = structured_vs_prose(b)
+        if side is not None:
+            left, right, disagree = side
+            node.add(f"[bold]decided by: structured[/bold] {escape(left)}  [dim]|[/dim]  "
+                     f"prose detectors (consistency) {escape(right)}"
+                     + ("  [yellow]disagree (answer.structured_prose_disagree)[/yellow]"
+                        if disagree else "  [green]agree[/green]"))
     if hits:
         _add_hits(tree, packet, hits)
     return tree

@@ -66,6 +66,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     ]),
     "rule_truth": pa.schema([
         ("case_id", _S), ("rules_hash", _S), ("family", _S), ("component", _S),
+        ("family_synonyms", _LIST), ("component_synonyms", _LIST),
     ]),
     "rule_budget": pa.schema([
         ("case_id", _S), ("rules_hash", _S), ("max_steps", pa.int32()),
@@ -276,7 +277,12 @@ def flatten_rules(
     if isinstance(truth, Mapping) and truth.get("family"):
         rows["rule_truth"].append({"case_id": case_id, "rules_hash": rh,
                                    "family": str(truth["family"]),
-                                   "component": truth.get("component")})
+                                   "component": truth.get("component"),
+                                   "family_synonyms": [str(x) for x in
+                                                       truth.get("synonyms") or []],
+                                   "component_synonyms": [str(x) for x in
+                                                          truth.get("component_synonyms")
+                                                          or []]})
     budget = judge_doc.get("efficiency")
     if isinstance(budget, Mapping):
         rows["rule_budget"].append({"case_id": case_id, "rules_hash": rh,

@@ -39,6 +39,14 @@ FACTS: dict[str, str] = {
     "detail; never compared with a threshold)",
     "metrics.infinite_points": "a warning: metric points whose value is +/-Infinity (counted "
     "in the detail; never compared with a threshold)",
+    "answer.structured_root_cause": "the answer states its root-cause family as data (report "
+    "analysis.structured_root_cause, or evidences/rca_response.json root_cause)",
+    "answer.structured_family_matches": "that family is the ground-truth family or one of its "
+    "declared synonyms",
+    "answer.structured_component_matches": "its component is the ground-truth component (or a "
+    "synonym), or the truth or the answer names none",
+    "answer.structured_prose_disagree": "the structured root cause and the prose hard checks "
+    "disagree on the diagnosis",
     "channel.logs_observed": "log lines exist (logs.json entries or logs/ files)",
     "channel.metrics_observed": "= evidence.metric_evidence_present",
     "channel.queries_observed": "= evidence.query_evidence_present",
@@ -126,6 +134,10 @@ FACT_INPUTS: dict[str, tuple[str, ...]] = {
     "evidence.nonfinite_numbers_present": (),
     "metrics.nan_points": (),
     "metrics.infinite_points": (),
+    "answer.structured_root_cause": (REPORT_FILE,),
+    "answer.structured_family_matches": (REPORT_FILE,),
+    "answer.structured_component_matches": (REPORT_FILE,),
+    "answer.structured_prose_disagree": (REPORT_FILE,),
     "channel.logs_observed": ("evidences/logs.json", "logs/"),
     "channel.metrics_observed": ("evidences/metrics.json",),
     "channel.queries_observed": ("evidences/queries.json",),

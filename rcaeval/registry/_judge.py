@@ -20,6 +20,7 @@ from rcaeval._vocab import (
     BUNDLE_CHANNELS,
     EVIDENCE_CHANNELS,
     SCORELESS_BUCKETS,
+    STRUCTURED_CHECK_ID,
 )
 from rcaeval.grammar import Grammar, merge_extensions
 from rcaeval.registry._common import Id
@@ -89,7 +90,16 @@ class EvidenceCheck(_CheckBase):
 class RootCause(BaseModel):
     model_config = _STRICT
     family: NonEmptyStr
+    synonyms: list[NonEmptyStr] = Field(
+        default_factory=list,
+        description="Other names of the family a structured answer may give (judge-only: "
+        "the agent never sees judge.yaml). Matched like the family: case-insensitive, any run "
+        "of non-alphanumerics read as '_'.",
+    )
     component: str | None = None
+    component_synonyms: list[NonEmptyStr] = Field(
+        default_factory=list, description="Other names of the component (e.g. a pod and its "
+        "node), matched like synonyms.")
     summary: NonEmptyStr
     mechanism: str | None = None
     draft: bool = Field(default=False, exclude=True, description=DRAFT_HELP)
@@ -195,6 +205,14 @@ class Diagnosis(BaseModel):
     mode: Literal["deterministic_only", "blended"] = "deterministic_only"
     hard_checks: list[Check] = Field(min_length=1)
     supporting_checks: list[Check] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _reserved_check_id(self) -> Diagnosis:
+        for chk in [*self.hard_checks, *self.supporting_checks]:
+            if chk.id == STRUCTURED_CHECK_ID:
+                raise ValueError(f"diagnosis check id {chk.id!r} is reserved for the judge's "
+                                 "structured root-cause check (docs/judge.md)")
+        return self
 
 
 class JudgeRules(BaseModel):

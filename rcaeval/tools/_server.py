@@ -52,6 +52,13 @@ class Ref(BaseModel):
     id: str = Field(description="an evidence id a tool returned")
 
 
+class RootCause(BaseModel):
+    summary: str = Field(description="the root cause in a sentence")
+    family: str = Field(description="the root-cause family, e.g. disk_full, oom_kill")
+    component: str | None = Field(default=None,
+                                  description="the component at fault, e.g. tikv-0")
+
+
 class Finding(BaseModel):
     claim: str = Field(description="one sentence: what this evidence shows")
     refs: list[Ref] = Field(description="the evidence ids that show it")
@@ -163,14 +170,17 @@ def build_server(tools: IncidentTools) -> MCPServer:
     def get_evidence_summary() -> dict[str, Any]:
         return guarded(tools.get_evidence_summary)
 
-    @server.tool(description="Submit the final diagnosis: the root cause, findings citing "
+    @server.tool(description="Submit the final diagnosis: the root cause (a sentence, or "
+                 "{summary, family, component} to state the family and component as data), "
+                 "findings citing "
                  "evidence ids the tools returned (refused otherwise), alternatives ruled out "
                  "and recommended actions. answer_markdown replaces the generated answer text. "
                  "May be called again to replace the report.")
-    def submit_report(root_cause: str, findings: list[Finding],
+    def submit_report(root_cause: str | RootCause, findings: list[Finding],
                       ruled_out: list[str] | None = None, actions: list[str] | None = None,
                       answer_markdown: str | None = None) -> dict[str, Any]:
-        return guarded(tools.submit_report, root_cause,
+        rc = root_cause.model_dump() if isinstance(root_cause, RootCause) else root_cause
+        return guarded(tools.submit_report, rc,
                        [f.model_dump() for f in findings], ruled_out, actions, answer_markdown)
 
     return server

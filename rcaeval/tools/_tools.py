@@ -30,6 +30,7 @@ from typing import Any
 
 from rcaeval.bundle._writer import BundleError, BundleWriter, parse_time
 from rcaeval.tools._alerts import alerts_page
+from rcaeval.tools._answer import structured_root_cause
 from rcaeval.tools._data import CaseData, recordable
 from rcaeval.tools._traces import search_traces
 
@@ -378,14 +379,22 @@ class IncidentTools:
             return {**summary, "_ids": []}
         return self.call("get_evidence_summary", {}, run)
 
-    def submit_report(self, root_cause: str, findings: list[Mapping[str, Any]],
+    def submit_report(self, root_cause: str | Mapping[str, Any],
+                      findings: list[Mapping[str, Any]],
                       ruled_out: list[str] | None = None, actions: list[str] | None = None,
                       answer_markdown: str | None = None) -> dict[str, Any]:
-        args = {"root_cause": root_cause[:200] if isinstance(root_cause, str) else root_cause,
+        """``root_cause``: a sentence, or ``{summary, family, component?}`` (a structured root
+        cause the judge decides directly: docs/judge.md "Structured root causes")."""
+        structured = structured_root_cause(root_cause, ToolInputError)
+        sentence = root_cause.get("summary") if structured else root_cause
+        args = {"root_cause": sentence[:200] if isinstance(sentence, str) else sentence,
                 "findings": len(findings or [])}
+        if structured:
+            args.update(structured)
 
         def run() -> dict[str, Any]:
             w = self.writer
+            root_cause = sentence
             if not isinstance(root_cause, str) or not root_cause.strip():
                 raise ToolInputError("root_cause must state the root cause in a sentence")
             for f in findings or []:  # validate every ref before writing anything
@@ -394,7 +403,8 @@ class IncidentTools:
             for i, f in enumerate(findings or [], start=1):
                 w.add_finding(str(f.get("claim") or ""), f.get("refs") or [],
                               role=str(f.get("role") or "key"), item_id=f"A{i}")
-            w.set_analysis(root_cause, [str(f.get("claim")) for f in findings or []])
+            w.set_analysis(root_cause, [str(f.get("claim")) for f in findings or []],
+                           structured=structured)
             attempted = [ch for ch, c in w.channels.items() if c.get("attempted")]
             if attempted:
                 w.complete_collection()
