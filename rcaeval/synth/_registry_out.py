@@ -92,8 +92,12 @@ def judge_doc(sc: Scenario, case_id: str) -> dict[str, Any]:
         supporting.append({"id": name, "weight": 1, "any_of": [{"detector": name}]})
     gt = sc.ground_truth
     root: dict[str, Any] = {"family": gt.family}
+    if gt.synonyms:
+        root["synonyms"] = list(gt.synonyms)
     if gt.component:
         root["component"] = gt.component
+    if gt.component_synonyms:
+        root["component_synonyms"] = list(gt.component_synonyms)
     root["summary"] = gt.summary.strip()
     if gt.mechanism:
         root["mechanism"] = gt.mechanism.strip()
