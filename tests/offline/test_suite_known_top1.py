@@ -27,7 +27,8 @@ def _store(tmp_path: Path) -> st.Store:
         con.execute("INSERT INTO case_meta (run_id, case_id, case_type, rules_hash) "
                     "VALUES ('r', ?, ?, 'h')", [cid, ctype])
         if truth:
-            con.execute("INSERT INTO rule_truth VALUES (?, 'h', ?, NULL)", [cid, truth])
+            con.execute("INSERT INTO rule_truth (case_id, rules_hash, family, component) "
+                        "VALUES (?, 'h', ?, NULL)", [cid, truth])
         for fam in ("oom", "disk"):
             con.execute("INSERT INTO rule_detector (case_id, rules_hash, detector_id, scope, "
                         "negation, any_patterns, all_patterns, any_regex, all_regexes, "
