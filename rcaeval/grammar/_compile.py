@@ -59,7 +59,8 @@ _LEAD_TAIL = (r"(?:\s+(?:analysis|statement|identified|found|confirmed|determine
               r"(?:\s*[(（][^)）]*[)）])?(?:\s+(?:of|for|behind|in|on)\s.*)?\W*$")
 
 REGEX_KEYS = (
-    "clause_break", "subject_break", "causal", "heading_conclusion", "heading_alternatives", "heading_role",
+    "clause_break", "subject_break", "causal", "heading_conclusion", "heading_alternatives",
+    "heading_role",
     "label", "label_conclusion", "label_alternatives", "label_role",
     "lead", "bold_lead", "lead_conclusion", "lead_alternatives", "lead_role", "lead_evidence",
     "label_evidence", "subordinate", "causal_bound", "anaphora_in", "anaphora_next",
@@ -230,8 +231,8 @@ def detector_regexes(patterns: list[str], *, scope: str, negation: bool,
                        if v["role_labels"] else NEVER_MATCHES),
         "lead": LEAD,
         "bold_lead": BOLD_LEAD,
-        "lead_conclusion": (f"(?i)^[^\\p{{L}}\\p{{N}}]*{_LEAD_MODS}(?:{alternation(v['conclusion_labels'])})"
-                            + _LEAD_TAIL),
+        "lead_conclusion": (f"(?i)^[^\\p{{L}}\\p{{N}}]*{_LEAD_MODS}"
+                            f"(?:{alternation(v['conclusion_labels'])})" + _LEAD_TAIL),
         "lead_alternatives": _lead(v["alternative_labels"]),
         "lead_role": _lead(v["role_labels"]),
         "lead_evidence": _lead(v["evidence_labels"]),

@@ -98,8 +98,8 @@ def flat_items(g: Grammar) -> dict[str, list[str]]:
     (``negation_cues.before``, ``role_cues.symptom.after``, ...)."""
     out: dict[str, list[str]] = {}
     for name in ("conclusion_labels", "alternative_labels", "role_labels", "evidence_labels",
-                 "subordinate_labels", "causal_cues", "anaphoric_claims", "pick_cues", "retraction_cues",
-                 "subject_breaks", "clause_breaks"):
+                 "subordinate_labels", "causal_cues", "anaphoric_claims", "pick_cues",
+                 "retraction_cues", "subject_breaks", "clause_breaks"):
         out[name] = _flat(getattr(g, name))
     for name in ("negation_cues", "hedge_cues", "consequence_cues"):
         cues: Cues = getattr(g, name)
