@@ -64,7 +64,7 @@ def _iso(dt: datetime) -> str:
 def _channels(data: Any) -> list[str]:
     """The evidence channels the incident data holds records for, in vocabulary order (the
     ticket's context is not an investigation channel)."""
-    have = {"logs": bool(data.logs), "metrics": bool(data.series),
+    have = {"logs": len(data.log_store) > 0, "metrics": bool(data.series),
             "queries": bool(data.queries), "events": bool(data.events),
             "alerts": bool(getattr(data, "checks", None)),
             "traces": bool(getattr(data, "spans", None))}

@@ -19,6 +19,7 @@ import math
 import re
 import statistics
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,7 +104,7 @@ def _log_key(message: str) -> str:
     return text
 
 
-def log_signals(logs: list[Any]) -> list[Signal]:
+def log_signals(logs: Iterable[Any]) -> list[Signal]:
     """At most :data:`MAX_LOGS` error / panic log messages, panics first, then by count."""
     seen: Counter[str] = Counter()
     first: dict[str, Any] = {}
@@ -202,7 +203,7 @@ def draft_signals(data: Any) -> list[Signal]:
     down = data.unavailable
     found: list[Signal] = []
     if "logs" not in down:
-        found += log_signals(data.logs)
+        found += log_signals(data.log_store.lines())
     if "metrics" not in down:
         found += series_signals(data.series)
     if "events" not in down:

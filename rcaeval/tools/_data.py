@@ -8,7 +8,6 @@ and the prompt - never ``judge.yaml``, ``expected.md`` or slicing metadata.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,10 +20,18 @@ from rcaeval.bundle._casemeta import read_case_meta
 from rcaeval.bundle._contract import GATE_STATUSES
 from rcaeval.bundle._writer import BundleError, parse_time
 from rcaeval.errors import InputError
+from rcaeval.tools._logstore import (
+    SAFE_ID,
+    LogLine,
+    LogStore,
+    MemoryLogStore,
+    open_log_store,
+)
 from rcaeval.tools._traces import load_spans
 
-LOG_RE = re.compile(r"^(\S+)\s+([A-Za-z]+)\s+\[([^\]]+)\]\s?(.*)$")
-_SAFE_ID = re.compile(r"[^A-Za-z0-9_.:-]+")
+__all__ = ["CaseData", "LogLine", "load_case_data", "recordable"]
+
+_SAFE_ID = SAFE_ID
 
 
 def _json(path: Path, what: str) -> Any:
@@ -46,23 +53,6 @@ def _list(doc: Any, key: str, path: Path) -> list[dict[str, Any]]:
 
 
 @dataclass
-class LogLine:
-    id: str
-    ts: str | None
-    at: datetime | None
-    level: str | None
-    component: str | None
-    instance: str
-    message: str
-
-    def entry(self, max_chars: int) -> dict[str, Any]:
-        msg = self.message if len(self.message) <= max_chars else (
-            self.message[:max_chars] + f"... [{len(self.message) - max_chars} chars cut]")
-        return {"id": self.id, "ts": self.ts, "level": self.level, "component": self.component,
-                "instance": self.instance, "message": msg}
-
-
-@dataclass
 class CaseData:
     """What the tools serve for one case."""
 
@@ -73,7 +63,7 @@ class CaseData:
     prompt: str = ""
     topology: dict[str, Any] = field(default_factory=dict)
     ticket: dict[str, Any] | None = None
-    logs: list[LogLine] = field(default_factory=list)
+    log_store: LogStore = field(default_factory=lambda: MemoryLogStore([]))
     series: list[dict[str, Any]] = field(default_factory=list)
     queries: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -82,9 +72,15 @@ class CaseData:
     spans: list[dict[str, Any]] = field(default_factory=list)
     unavailable: frozenset[str] = frozenset()
 
+    @property
+    def logs(self) -> list[LogLine]:
+        """Every log line (read from the store: for an indexed gigabyte, a gigabyte)."""
+        return list(self.log_store.lines())
+
     def data_range(self) -> tuple[str | None, str | None]:
-        """The earliest and latest timestamp of any log line, point or event."""
-        stamps = [ln.at for ln in self.logs if ln.at is not None]
+        """The earliest and latest timestamp of any log line, point, event or span."""
+        lo, hi = self.log_store.bounds()
+        stamps = [at for at in (lo, hi) if at is not None]
         for s in self.series:
             stamps += [_at(p[0]) for p in s.get("points") or [] if _at(p[0]) is not None]
         stamps += [_at(e.get("ts")) for e in self.events if _at(e.get("ts")) is not None]
@@ -105,8 +101,13 @@ def _iso(dt: datetime) -> str:
     return dt.isoformat().replace("+00:00", "Z")
 
 
-def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None) -> CaseData:
+def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None, *,
+                   log_index: bool | None = None) -> CaseData:
     """Read a case dir's run-visible metadata and its ``incident/`` data (or ``incident_dir``).
+
+    Log lines are served from an index (rcaeval/tools/_logindex.py) when ``log_index`` is
+    True, or (None) when the log files hold at least ``RCAEVAL_LOG_INDEX_MIN_BYTES`` bytes
+    (32 MiB); otherwise they are parsed into memory. The answers are the same either way.
 
     Stable ids: a log line is ``L-<instance>-<line number>`` of its file; series, queries,
     events and alert checks keep the ids the data assigns, else ``M-<name>-<instance>``,
@@ -128,20 +129,7 @@ def load_case_data(case_dir: str | Path, incident_dir: str | Path | None = None)
     data.topology = topo if isinstance(topo, dict) else {}
     ticket = _json(inc / "ticket.json", "ticket.json")
     data.ticket = ticket if isinstance(ticket, dict) else None
-    for path in sorted((inc / "logs").glob("*.log")) if (inc / "logs").is_dir() else []:
-        text = path.read_bytes().decode("utf-8", "replace")
-        stem = path.stem  # per file, not per line (a 35 MB log spent a fifth of its start here)
-        id_stem = _SAFE_ID.sub("_", stem)
-        for no, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            m = LOG_RE.match(line)
-            ts, level, comp, msg = m.groups() if m else (None, None, None, line)
-            at = _at(ts) if ts else None
-            data.logs.append(LogLine(
-                id=f"L-{id_stem}-{no:05d}", ts=ts if at else None, at=at,
-                level=level.upper() if level else None, component=comp, instance=stem,
-                message=msg if at or not m else line))
+    data.log_store = open_log_store(inc / "logs", indexed=log_index)
     mpath = inc / "metrics.json"
     for i, s in enumerate(_list(_json(mpath, "metrics.json"), "series", mpath)):
         labels = {str(k): str(v) for k, v in (s.get("labels") or {}).items()}

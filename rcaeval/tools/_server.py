@@ -17,9 +17,9 @@ from rcaeval import __version__
 from rcaeval.tools._alerts import ALERT_LIMIT_MAX
 from rcaeval.tools._data import load_case_data
 from rcaeval.tools._guard import GuardedServer, require_bearer, run_stdio
+from rcaeval.tools._logsearch import LOG_LIMIT_MAX
 from rcaeval.tools._tools import (
     EVENT_LIMIT_MAX,
-    LOG_LIMIT_MAX,
     POINTS_MAX,
     QUERY_LIMIT_MAX,
     SERIES_LIMIT_MAX,

@@ -20,7 +20,6 @@ for the agent (what was wrong and how to ask instead). Recording, per docs/tools
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -32,14 +31,15 @@ from rcaeval.bundle._writer import BundleError, BundleWriter, parse_time
 from rcaeval.tools._alerts import alerts_page
 from rcaeval.tools._answer import structured_root_cause
 from rcaeval.tools._data import CaseData, recordable
+from rcaeval.tools._logsearch import search_logs
+from rcaeval.tools._paging import ToolInputError
+from rcaeval.tools._paging import page as _page
 from rcaeval.tools._traces import search_traces
 
-LOG_LIMIT, LOG_LIMIT_MAX = 50, 200
 SERIES_LIMIT, SERIES_LIMIT_MAX = 10, 50
 POINTS_MAX = 1000
 EVENT_LIMIT, EVENT_LIMIT_MAX = 50, 200
 QUERY_LIMIT, QUERY_LIMIT_MAX = 20, 100
-MESSAGE_CHARS = 1000
 GUARDRAILS = (
     "Do not blame a component without direct evidence from the incident window.",
     "A channel whose tool failed is missing data, not evidence of health.",
@@ -47,41 +47,8 @@ GUARDRAILS = (
     "Name the alternatives you ruled out and the evidence that ruled them out.",
     "Cite evidence by the ids the tools returned; the report refuses ids never returned.",
 )
-LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL")
-_LEVEL_ALIASES = {"WARNING": "WARN", "ERR": "ERROR", "CRITICAL": "FATAL", "CRIT": "FATAL",
-                  "PANIC": "FATAL", "NOTICE": "INFO"}
 _CHANNEL_BACKENDS = {"logs": "log search", "metrics": "metrics", "queries": "slow-query log",
                      "events": "events", "alerts": "alerting", "traces": "tracing"}
-
-
-class ToolInputError(ValueError):
-    """A bad call: the message says what was wrong and how to ask instead."""
-
-
-PATTERN_CHARS = 1000
-"""The longest ``search_logs`` pattern accepted."""
-
-
-def _level_rank(level: str | None) -> int:
-    lvl = _LEVEL_ALIASES.get((level or "").upper(), (level or "").upper())
-    return LEVELS.index(lvl) if lvl in LEVELS else -1
-
-
-def _page(items: list[Any], limit: int | None, cursor: str | None, default: int,
-          cap: int) -> tuple[list[Any], str | None, int]:
-    if limit is None:
-        limit = default
-    if limit < 1 or limit > cap:
-        raise ToolInputError(f"limit must be between 1 and {cap}, got {limit}")
-    offset = 0
-    if cursor:
-        if not re.fullmatch(r"o\d{1,9}", cursor) or int(cursor[1:]) > len(items):
-            raise ToolInputError(f"bad cursor {cursor!r}: pass the next_cursor of the previous "
-                                 "page unchanged, with the same filters")
-        offset = int(cursor[1:])
-    page = items[offset:offset + limit]
-    nxt = f"o{offset + limit}" if offset + limit < len(items) else None
-    return page, nxt, offset
 
 
 class IncidentTools:
@@ -250,46 +217,9 @@ class IncidentTools:
                     instance: str | None = None, min_level: str | None = None,
                     start: str | None = None, end: str | None = None,
                     limit: int | None = None, cursor: str | None = None) -> dict[str, Any]:
-        args = {"pattern": pattern, "component": component, "instance": instance,
-                "min_level": min_level, "start": start, "end": end, "limit": limit,
-                "cursor": cursor}
-
-        def run() -> dict[str, Any]:
-            s, e = self._range(start, end)
-            rx = None
-            if pattern and len(pattern) > PATTERN_CHARS:
-                raise ToolInputError(f"pattern is {len(pattern)} characters long (at most "
-                                     f"{PATTERN_CHARS})")
-            if pattern:
-                try:
-                    rx = re.compile(pattern, re.IGNORECASE)
-                except (re.error, RecursionError, OverflowError) as exc:
-                    raise ToolInputError(f"pattern is not a valid regular expression: "
-                                         f"{exc or type(exc).__name__}") from exc
-            floor = _level_rank(min_level) if min_level else -1
-            if min_level and floor < 0:
-                raise ToolInputError(f"min_level must be one of {', '.join(LEVELS)}")
-            hits = [ln for ln in self.data.logs
-                    if (not component or (ln.component or "").lower() == component.lower())
-                    and (not instance or ln.instance == instance)
-                    and (floor < 0 or _level_rank(ln.level) >= floor)
-                    and (s is None or (ln.at is not None and ln.at >= s))
-                    and (e is None or (ln.at is not None and ln.at <= e))
-                    and (rx is None or rx.search(ln.message))]
-            page, nxt, _ = _page(hits, limit, cursor, LOG_LIMIT, LOG_LIMIT_MAX)
-            entries = [ln.entry(MESSAGE_CHARS) for ln in page]
-            ids = self.writer.add_log_entries(entries)
-            self.writer.milestone("log_query.completed", tool="search_logs",
-                                  detail=f"{len(hits)} matching lines")
-            out = {"entries": entries, "total": len(hits), "next_cursor": nxt,
-                   **self._range_note(s, e, len(hits)), "_ids": ids}
-            if not hits and (component or instance):
-                out["known"] = {
-                    "components": sorted({ln.component for ln in self.data.logs
-                                          if ln.component}),
-                    "instances": sorted({ln.instance for ln in self.data.logs})}
-            return out
-        return self.call("search_logs", args, run, channel="logs")
+        """Matching log lines oldest first (rcaeval/tools/_logsearch.py)."""
+        return search_logs(self, pattern, component, instance, min_level, start, end, limit,
+                           cursor)
 
     # -- events, health, queries -------------------------------------------------------------
     def list_events(self, object_contains: str | None = None, reason: str | None = None,
