@@ -18,7 +18,6 @@ from typing import Any
 
 import yaml
 
-from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.authoring._signals import Signal, draft_signals, slug
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.registry._common import ID_PATTERN
@@ -64,11 +63,7 @@ def _iso(dt: datetime) -> str:
 def _channels(data: Any) -> list[str]:
     """The evidence channels the incident data holds records for, in vocabulary order (the
     ticket's context is not an investigation channel)."""
-    have = {"logs": len(data.log_store) > 0, "metrics": bool(data.series),
-            "queries": bool(data.queries), "events": bool(data.events),
-            "alerts": bool(getattr(data, "checks", None)),
-            "traces": bool(getattr(data, "spans", None))}
-    return [c for c in EVIDENCE_CHANNELS if have.get(c) and c not in data.unavailable]
+    return [c for c in data.data_channels() if c not in data.unavailable]
 
 
 def _family_words(family: str) -> list[str]:

@@ -8,7 +8,10 @@ incident's data as the incident tools serve it (:func:`rcaeval.tools.load_case_d
 - **warning events**, drafted as ``json_text_contains_any`` on their reason;
 - a component's **termination reason**, drafted the same way on component_health.json;
 - a **failed alert rule or gate check** (``alerts.json``, served by ``get_alerts``), drafted
-  as ``json_text_contains_any`` on its detail in gate_checks.json.
+  as ``json_text_contains_any`` on its detail in gate_checks.json;
+- **error spans** (``traces.json``, served by ``search_traces``), drafted as
+  ``span_error_any`` on the service with the span's status message (else its exception
+  message) as the keyword.
 
 Every signal is a heuristic: the drafted check is marked ``draft: true`` for review.
 """
@@ -31,7 +34,7 @@ _LEAD_TAGS = re.compile(r"^(?:\[[^\]]*\]\s*)+")
 RISE_FACTOR = 1.5
 """A series is a signal when its peak exceeds RISE_FACTOR x its starting level (and the
 starting level by more than a rounding error)."""
-MAX_SERIES, MAX_LOGS, MAX_EVENTS, MAX_ALERTS = 3, 3, 3, 3
+MAX_SERIES, MAX_LOGS, MAX_EVENTS, MAX_ALERTS, MAX_SPANS = 3, 3, 3, 3, 3
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,44 @@ def alert_signals(checks: list[dict[str, Any]]) -> list[Signal]:
     return out
 
 
+def _span_message(span: dict[str, Any]) -> str:
+    msg = span.get("status_message")
+    if isinstance(msg, str) and msg.strip():
+        return msg
+    for ev in span.get("events") or []:
+        attrs = ev.get("attributes") if isinstance(ev, dict) else None
+        if isinstance(attrs, dict) and isinstance(attrs.get("exception.message"), str):
+            return str(attrs["exception.message"])
+    return ""
+
+
+def span_signals(spans: list[dict[str, Any]]) -> list[Signal]:
+    """At most :data:`MAX_SPANS` services with error spans, by count: one ``span_error_any``
+    check each, keyed on the first error span's message when it has one."""
+    count: Counter[str] = Counter()
+    first: dict[str, dict[str, Any]] = {}
+    for sp in spans:
+        service = str(sp.get("service") or "").strip()
+        if sp.get("status") != "error" or not service:
+            continue
+        count[service] += 1
+        first.setdefault(service, sp)
+    out = []
+    for service, n in sorted(count.items(), key=lambda sn: (-sn[1], sn[0]))[:MAX_SPANS]:
+        sp = first[service]
+        needle = _prefix(_span_message(sp))
+        cond: dict[str, Any] = {"method": "span_error_any", "service": service}
+        if len(needle) >= 3:
+            cond["keywords"] = [needle]
+        out.append(Signal(
+            check_id=f"span_error_{slug(service)}",
+            description=f"Drafted: {n} error span(s) of {service}, first {sp.get('id')} "
+                        f"({sp.get('operation')})" + (f": {needle!r}." if len(needle) >= 3
+                                                      else "."),
+            condition=cond, channel="traces", weight=2.0))
+    return out
+
+
 def draft_signals(data: Any) -> list[Signal]:
     """Every drafted signal of an incident's data (a :class:`rcaeval.tools.CaseData`), with
     check ids made unique; channels the data marks unavailable are skipped."""
@@ -211,6 +252,8 @@ def draft_signals(data: Any) -> list[Signal]:
     found += health_signals(data.components)
     if "alerts" not in down:
         found += alert_signals(getattr(data, "checks", []))
+    if "traces" not in down:
+        found += span_signals(getattr(data, "spans", []))
     out, used = [], set()
     for sig in found:
         cid, n = sig.check_id, 2

@@ -67,6 +67,7 @@ class Incident:
     events: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
     alerts: list[dict[str, Any]] = field(default_factory=list)
+    spans: list[dict[str, Any]] = field(default_factory=list)
     unavailable: list[str] = field(default_factory=list)
 
 
@@ -200,6 +201,9 @@ def diagnose(inc: Incident) -> Diagnosis:
             [{"type": "metric", "id": sid}], [f"{sid}: CPU peak {peak:g} on {inst}"], ruled,
             ["Split or scatter the hot region / key range.",
              "Check for a hot key pattern in the workload."])
+    errors = [sp for sp in inc.spans if sp.get("status") == "error"]
+    if errors:
+        return _span_diagnosis(inc, errors, ruled)
     if inc.unavailable:
         chans = ", ".join(inc.unavailable)
         return Diagnosis(
@@ -218,6 +222,30 @@ def diagnose(inc: Incident) -> Diagnosis:
         [{"type": "metric", "id": s["id"]} for s in inc.series[:1]],
         [f"{s['id']}: no failure signal" for s in inc.series[:3]] + _warning_note(inc), ruled,
         ["Review the alert threshold.", "Keep monitoring; no remediation is needed now."])
+
+
+def _span_diagnosis(inc: Incident, errors: list[dict[str, Any]],
+                    ruled: list[str]) -> Diagnosis:
+    """Error spans and no known signature: the deepest failing span's service and message
+    (spans are not citable: the key finding cites that service's error logs, else a
+    series)."""
+    child = {str(sp.get("parent_span_id")) for sp in errors}
+    leaf = next((sp for sp in errors if str(sp.get("span_id")) not in child), errors[0])
+    svc, msg = str(leaf.get("service")), str(leaf.get("status_message") or "error")
+    logs = [e for e in inc.logs if e.get("level") in ("ERROR", "FATAL")
+            and svc.lower() in f"{e.get('instance')} {e.get('component')}".lower()]
+    refs = ([{"type": "log", "id": e["id"]} for e in logs[:3]]
+            or [{"type": "metric", "id": s["id"]} for s in inc.series[:1]]
+            or [{"type": "log", "id": e["id"]} for e in inc.logs[:1]])
+    return Diagnosis(
+        "error_spans",
+        f"The root cause is in {svc}: its {leaf.get('operation')} spans fail with "
+        f"{msg!r} ({len(errors)} error spans).",
+        refs, [f"{sp.get('id')} {sp.get('service')} {sp.get('operation')}: "
+               f"{sp.get('status_message')}" for sp in errors[:3]]
+        + [f"{e['id']} {e['instance']}: {str(e['message'])[:160]}" for e in logs[:3]], ruled,
+        [f"Fix what {svc}'s failing {leaf.get('operation')} calls depend on.",
+         "Verify the error spans stop after the fix."])
 
 
 def _signature_diagnosis(inc: Incident, m: Match, ruled: list[str]) -> Diagnosis:

@@ -63,7 +63,8 @@ async def _pages(call: Call, name: str, args: dict[str, Any], key: str) -> list[
 async def investigate(call: Call, *, skip: Iterable[str] = (),
                       on_step: Step | None = None) -> Diagnosis:
     """Walk the tools, diagnose, ``submit_report``; ``skip`` leaves channels out (``logs``,
-    ``metrics``, ``queries``, ``events``, ``alerts``) - how the tests model a shallow agent."""
+    ``metrics``, ``queries``, ``events``, ``alerts``, ``traces``) - how the tests model a
+    shallow agent. Traces are searched (error spans) when ``get_ticket`` lists the channel."""
     skipped = set(skip)
     inc = Incident()
 
@@ -110,6 +111,10 @@ async def investigate(call: Call, *, skip: Iterable[str] = (),
     async def events() -> None:
         inc.events = await _pages(call, "list_events", {"limit": 200}, "events")
 
+    async def traces() -> None:
+        inc.spans = await _pages(call, "search_traces", {"status": "error", "limit": 200},
+                                 "spans")
+
     await step("alerts", "Read the alert rules and health gates that fired or failed")
     await channel("alerts", alerts)
     await step("logs", "Search logs (warnings and errors, panic / kill / known signatures)")
@@ -120,6 +125,9 @@ async def investigate(call: Call, *, skip: Iterable[str] = (),
     await channel("queries", queries)
     await step("events", "Cluster events")
     await channel("events", events)
+    if "traces" in (ticket.get("channels") or ()):  # only a case with trace spans
+        await step("traces", "Error spans of the traces")
+        await channel("traces", traces)
     await step("summary", "Read the evidence summary")
     await call("get_evidence_summary", {})
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.bundle._casemeta import read_case_meta
 from rcaeval.bundle._contract import GATE_STATUSES
 from rcaeval.bundle._writer import BundleError, parse_time
@@ -71,6 +72,14 @@ class CaseData:
     checks: list[dict[str, Any]] = field(default_factory=list)
     spans: list[dict[str, Any]] = field(default_factory=list)
     unavailable: frozenset[str] = frozenset()
+
+    def data_channels(self) -> list[str]:
+        """The evidence channels this incident holds records for (whether or not its
+        ``tool_status.json`` marks them unavailable), in vocabulary order."""
+        have = {"logs": len(self.log_store) > 0, "metrics": bool(self.series),
+                "queries": bool(self.queries), "events": bool(self.events),
+                "alerts": bool(self.checks), "traces": bool(self.spans)}
+        return [c for c in EVIDENCE_CHANNELS if have.get(c)]
 
     @property
     def logs(self) -> list[LogLine]:

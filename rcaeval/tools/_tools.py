@@ -129,7 +129,8 @@ class IncidentTools:
             return {"ticket": self.data.ticket, "prompt": self.data.prompt,
                     "cluster_id": self.data.cluster_id,
                     "time_window": {"start": self.data.window_start,
-                                    "end": self.data.window_end}}
+                                    "end": self.data.window_end},
+                    "channels": self.data.data_channels()}
         return self.call("get_ticket", {}, run)
 
     def get_topology(self) -> dict[str, Any]:

@@ -139,3 +139,25 @@ def test_failed_alert_checks_become_an_alerts_channel_and_checks(
     evidence = {c["check_id"]: c["passed"] for c in result.bucket_checks("critical_evidence")}
     assert evidence["alert_tikvstoredown"] is True
     assert all(evidence.values()), evidence
+
+
+def test_error_spans_become_a_traces_channel_and_span_checks(
+        sample_copy: Path, tmp_path: Path) -> None:
+    src = Path(__file__).resolve().parents[1] / "prove" / "traces_registry" / "cases"
+    incident = tmp_path / "incident"
+    shutil.copytree(src / "checkout-db-pool-001" / "incident", incident)
+    drafted = draft_case(sample_copy, NEW, incident)
+    assert "traces" in drafted.channels
+    spans = [s for s in drafted.signals if s.channel == "traces"]
+    assert [s.check_id for s in spans] == ["span_error_checkout"]
+    assert spans[0].condition == {"method": "span_error_any", "service": "checkout",
+                                  "keywords": ["charge failed"]}
+    bundle = tmp_path / "bundle"
+    _collect_everything(drafted.case_dir, bundle)  # never searches traces
+    lazy = try_answer(sample_copy, NEW, "Root cause: pool exhausted.", bundle=bundle)
+    checks = {c["check_id"]: c["passed"] for c in lazy.bucket_checks("critical_evidence")}
+    assert checks["span_error_checkout"] is False
+    IncidentTools(load_case_data(drafted.case_dir), bundle).search_traces(status="error")
+    found = try_answer(sample_copy, NEW, "Root cause: pool exhausted.", bundle=bundle)
+    checks = {c["check_id"]: c["passed"] for c in found.bucket_checks("critical_evidence")}
+    assert checks["span_error_checkout"] is True

@@ -176,3 +176,29 @@ def test_ids_of_any_form_get_a_safe_default_evidence_id(tmp_path: Path):
     assert [s["id"] for s in out["spans"]] == [
         "T-369-bcou-dle-way1-c514cf30-43410@0824-2f0e47a816_x-21030300016145905763"]
     assert _recorded(b)[0]["trace_id"] == odd["trace_id"]
+
+
+def test_example_agent_searches_traces_only_when_the_case_has_them(tmp_path: Path):
+    """get_ticket lists the channels holding data; the example agent's investigation
+    (rcaeval.examples._mcp.investigate) searches error spans when traces is one of them."""
+    from rcaeval.examples._mcp import investigate
+
+    traces_case = (Path(__file__).resolve().parents[1] / "prove" / "traces_registry" / "cases"
+                   / "checkout-db-pool-001")
+    for case, expect in ((traces_case, True), (PANIC_CASE, False)):
+        bundle = tmp_path / case.name
+
+        async def script(client):
+            call = client_caller(client)
+            channels = (await call("get_ticket", {}))["channels"]
+            await investigate(call)
+            return channels
+        channels = run_scripted(case, bundle, script)
+        assert ("traces" in channels) is expect
+        tele = [orjson.loads(x) for x in (bundle / ".opencode/telemetry.log").read_text()
+                .splitlines()]
+        tools = [t.get("tool") for t in tele if t.get("event") == "tool.call"]
+        assert ("search_traces" in tools) is expect
+        if expect:
+            spans = orjson.loads((bundle / "evidences/traces.json").read_bytes())["spans"]
+            assert spans and all(s["status"] == "error" for s in spans)
