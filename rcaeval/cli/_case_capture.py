@@ -1,6 +1,6 @@
-"""`rcaeval case capture --window START..END --out REGISTRY/cases/ID`: query live Prometheus
-and Alertmanager over an incident's window and draft a case from what they hold
-(docs/import.md, "case capture")."""
+"""`rcaeval case capture --window START..END --out REGISTRY/cases/ID`: query live Prometheus,
+Alertmanager and Loki over an incident's window (and read kubectl events files) and draft a
+case from what they hold (docs/import.md, "case capture")."""
 
 from __future__ import annotations
 
@@ -36,6 +36,16 @@ def register(case_app: typer.Typer) -> None:
             "--alertmanager", metavar="URL", help="Alertmanager base URL "
             "(http://host:9093); its alerts active in the window become the alert channel.",
             show_default=False)] = None,
+        loki: Annotated[str | None, typer.Option(
+            "--loki", metavar="URL", help="Loki base URL (http://host:3100); asked "
+            "/loki/api/v1/query_range for each --loki-query.", show_default=False)] = None,
+        loki_query: Annotated[list[str] | None, typer.Option(
+            "--loki-query", metavar="LOGQL", help="A LogQL stream query whose lines to "
+            "capture, e.g. '{namespace=\"shop\"}' (repeatable).", show_default=False)] = None,
+        kube_events: Annotated[list[Path] | None, typer.Option(
+            "--kube-events", metavar="FILE", help="A `kubectl get events -o json` export; "
+            "its events in the window become the events channel (repeatable).",
+            show_default=False)] = None,
         cluster: Annotated[str | None, typer.Option(
             "--cluster", help="The cluster id the case names (topology.json).",
             show_default=False)] = None,
@@ -49,7 +59,8 @@ def register(case_app: typer.Typer) -> None:
         force: Annotated[bool, typer.Option(
             "--force", help="Replace an existing case dir.")] = False,
     ) -> None:
-        """Capture an incident from live Prometheus / Alertmanager into a drafted case
+        """Capture an incident from live Prometheus / Alertmanager / Loki (and kubectl
+        events) into a drafted case
         (incident/, case.yaml, judge.yaml, expected.md; drafts marked `draft: true`)."""
         from rcaeval.ingest import capture_case
         from rcaeval.ingest._capture import read_queries
@@ -57,7 +68,9 @@ def register(case_app: typer.Typer) -> None:
 
         queries = list(query or []) + (read_queries(query_file) if query_file else [])
         got = capture_case(out, parse_window(window), prometheus=prometheus, queries=queries,
-                           step=step, alertmanager=alertmanager, cluster=cluster, title=title,
+                           step=step, alertmanager=alertmanager, loki=loki,
+                           loki_queries=list(loki_query or []),
+                           kube_events_files=list(kube_events or []), cluster=cluster, title=title,
                            family=family, summary=summary, force=force)
         drafted = got.drafted
         if prometheus:
@@ -65,6 +78,10 @@ def register(case_app: typer.Typer) -> None:
                        f"points from {len(queries)} query(ies) at step {got.step_s:g}s")
         if alertmanager:
             typer.echo(f"alertmanager: {len(got.alerts.checks)} alert(s) in the window")
+        if loki:
+            typer.echo(f"loki: {got.log_lines} line(s) in the window")
+        if kube_events:
+            typer.echo(f"kube events: {got.events} event(s) in the window")
         for note in got.notes:
             typer.echo(f"note: {note}")
         typer.echo(f"wrote {drafted.case_dir} (case.yaml, judge.yaml, expected.md, incident/)")

@@ -1,5 +1,6 @@
-"""``rcaeval case capture``: query live Prometheus / Alertmanager over an incident's window,
-write the incident dir through the importers, then draft the case as ``rcaeval case new``
+"""``rcaeval case capture``: query live Prometheus / Alertmanager / Loki over an incident's
+window (and read a ``kubectl get events -o json`` file), write the incident dir through the
+importers, then draft the case as ``rcaeval case new``
 does (docs/import.md, "case capture").
 
 Nothing is written until every source has answered and been read: a bad query, an empty
@@ -22,13 +23,18 @@ from typing import Any
 
 from rcaeval.errors import InputError
 from rcaeval.ingest._alertmanager import ALERTS_FILE, CHECKS_KEY, AlertImport, alertmanager_checks
+from rcaeval.ingest._common import Window
 from rcaeval.ingest._incident import incident_update, merge_records, write_doc
+from rcaeval.ingest._kube import events_in_window, kube_events
 from rcaeval.ingest._live import (
     alertmanager_alerts,
     check_url,
+    loki_query_range,
     parse_step,
     prometheus_query_range,
 )
+from rcaeval.ingest._loglines import Entry, write_entries
+from rcaeval.ingest._loki import loki_doc_entries
 from rcaeval.ingest._prometheus import SeriesImport, iso_time, merge_series, prometheus_series
 
 MAX_COMPONENTS = 200
@@ -45,6 +51,8 @@ class CaptureResult:
     alerts: AlertImport
     step_s: float | None
     notes: list[str] = field(default_factory=list)
+    log_lines: int = 0
+    events: int = 0
 
 
 def read_queries(path: str | os.PathLike[str]) -> list[str]:
@@ -110,27 +118,35 @@ def _target(out: str | os.PathLike[str], force: bool) -> tuple[Path, str]:
 def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime], *,
                  prometheus: str | None = None, queries: Sequence[str] = (),
                  step: str | None = None, alertmanager: str | None = None,
+                 loki: str | None = None, loki_queries: Sequence[str] = (),
+                 kube_events_files: Sequence[str | os.PathLike[str]] = (),
                  cluster: str | None = None, title: str | None = None,
                  family: str | None = None, summary: str | None = None,
                  force: bool = False) -> CaptureResult:
     """Capture ``window`` (aware datetimes) from the live APIs into the case dir ``out``
     (``REGISTRY/cases/CASE_ID``; ``cases/`` is created when missing): each of ``queries``
     over ``query_range`` of ``prometheus`` at ``step`` (default: about 600 points), the
-    alerts of ``alertmanager`` active in the window. Then the case is drafted from that
-    incident data (:func:`rcaeval.authoring.draft_case`, with ``title``, ``family`` and
-    ``summary``). No data at all in the window is an input error; nothing is written."""
+    alerts of ``alertmanager`` active in the window, the lines of each LogQL query of
+    ``loki_queries`` over ``query_range`` of ``loki``, and the events of each ``kubectl get
+    events -o json`` file of ``kube_events_files`` in the window. Then the case is drafted
+    from that incident data (:func:`rcaeval.authoring.draft_case`, with ``title``,
+    ``family`` and ``summary``). No data at all in the window is an input error; nothing
+    is written."""
     from rcaeval.authoring import draft_case
 
     case_dir, case_id = _target(out, force)
     if queries and not prometheus:
         raise InputError("a --query needs --prometheus (the server to ask)", field="--query")
-    if not prometheus and not alertmanager:
-        raise InputError("nothing to capture: give --prometheus with --query, and/or "
-                         "--alertmanager", field="--prometheus")
+    if bool(loki) != bool(loki_queries):
+        raise InputError("--loki URL and --loki-query LOGQL go together", field="--loki")
+    if not prometheus and not alertmanager and not loki and not kube_events_files:
+        raise InputError("nothing to capture: give --prometheus with --query, --alertmanager, "
+                         "--loki with --loki-query and/or --kube-events", field="--prometheus")
     if prometheus and not queries:
         raise InputError("--prometheus needs at least one --query (or --query-file)",
                          field="--query")
-    for url, what in ((prometheus, "--prometheus"), (alertmanager, "--alertmanager")):
+    for url, what in ((prometheus, "--prometheus"), (alertmanager, "--alertmanager"),
+                      (loki, "--loki")):
         if url:
             check_url(url, what)
     start, end = window
@@ -148,10 +164,12 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
         alerts = alertmanager_checks(alertmanager_alerts(alertmanager), alertmanager,
                                      window=window)
         notes += [f"skipped alert {s}" for s in alerts.skipped]
-    if not series.series and not alerts.checks:
+    entries = _loki_lines(str(loki), loki_queries, window, notes) if loki else []
+    events = _kube_events(kube_events_files, window, notes)
+    if not series.series and not alerts.checks and not entries and not events:
         raise InputError(f"no data in the window {iso_time(start.timestamp())}.."
                          f"{iso_time(end.timestamp())}: "
-                         + ("; ".join(notes[:5]) or "no series and no alerts"),
+                         + ("; ".join(notes[:5]) or "no series, alerts, lines or events"),
                          field="--window")
     cases = case_dir.parent
     cases.mkdir(parents=True, exist_ok=True)
@@ -162,6 +180,10 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
                 merge_series(work, series.series)
             if alerts.checks:
                 merge_records(work, ALERTS_FILE, CHECKS_KEY, alerts.checks)
+            if entries:
+                write_entries(work, entries)
+            if events:
+                merge_records(work, "events.json", "events", events)
             if topo := _topology(cluster, series.series):
                 write_doc(work, "topology.json", topo)
             if ticket := _ticket(case_id, cluster, alerts.checks):
@@ -170,4 +192,30 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
                              summary=summary, title=title, force=force)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
-    return CaptureResult(drafted, series, alerts, step_s, notes)
+    return CaptureResult(drafted, series, alerts, step_s, notes, len(entries), len(events))
+
+
+def _loki_lines(loki: str, queries: Sequence[str], window: tuple[datetime, datetime],
+                notes: list[str]) -> list[Entry]:
+    """The lines of each LogQL query in the window (Loki answers streams)."""
+    out: list[Entry] = []
+    win = Window(*window)
+    for q in queries:
+        got = [e for doc in loki_query_range(loki, q, *window)
+               for e in loki_doc_entries(doc, f"{loki} --loki-query {q!r}") if win.holds(e.at)]
+        if not got:
+            notes.append(f"loki query {q!r}: no lines in the window")
+        out += got
+    return out
+
+
+def _kube_events(files: Sequence[str | os.PathLike[str]], window: tuple[datetime, datetime],
+                 notes: list[str]) -> list[dict[str, Any]]:
+    """The events of each ``kubectl get events -o json`` file in the window."""
+    out: list[dict[str, Any]] = []
+    for path in files:
+        got = events_in_window(kube_events(Path(path)), Window(*window))
+        if not got:
+            notes.append(f"{path}: no event in the window")
+        out += got
+    return out

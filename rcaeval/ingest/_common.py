@@ -68,7 +68,7 @@ def iso(dt: datetime) -> str:
     return dt.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def unix_int(value: Any, path: Path, field: str, line: int | None = None) -> int:
+def unix_int(value: Any, path: str | Path, field: str, line: int | None = None) -> int:
     """A protobuf-JSON int64 (a decimal string or an integer) as an int."""
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise source_error(f"expected an integer or a decimal string, got {value!r}", path,

@@ -103,13 +103,20 @@ def _event(ev: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
     return rec
 
 
+def events_in_window(events: list[dict[str, Any]], window: Window | None
+                     ) -> list[dict[str, Any]]:
+    """The events whose first..last time overlaps ``window`` (all of them for None)."""
+    if window is None:
+        return events
+    return [e for e in events if parse_iso(e["first_ts"], "ts") <= window.end
+            and parse_iso(e["ts"], "ts") >= window.start]
+
+
 def kube_events(path: Path, window: Window | None = None) -> list[dict[str, Any]]:
     """The events of one ``kubectl get events -o json`` export (those whose first..last
     time overlaps ``window`` when given)."""
-    out = [_event(ev, path, i) for i, ev in enumerate(_items(path, "Event"))]
-    if window is not None:
-        out = [e for e in out if parse_iso(e["first_ts"], "ts") <= window.end
-               and parse_iso(e["ts"], "ts") >= window.start]
+    out = events_in_window([_event(ev, path, i) for i, ev in
+                            enumerate(_items(path, "Event"))], window)
     if not out:
         raise source_error("no event" + (f" in the window {window.text()}" if window else "")
                            + " (nothing to import)", path)

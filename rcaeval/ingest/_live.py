@@ -1,5 +1,6 @@
 """The live HTTP APIs ``rcaeval case capture`` asks (docs/import.md, "case capture"):
-Prometheus ``GET /api/v1/query_range`` and Alertmanager ``GET /api/v2/alerts``. Each answer
+Prometheus ``GET /api/v1/query_range``, Alertmanager ``GET /api/v2/alerts`` and Loki
+``GET /loki/api/v1/query_range``. Each answer
 is the JSON document the file importers read, so a capture and an import of the same
 response give the same records.
 
@@ -83,3 +84,31 @@ def alertmanager_alerts(base_url: str) -> Any:
     url = check_url(base_url, "--alertmanager") + "/api/v2/alerts"
     return _get(url, {"active": "true", "silenced": "true", "inhibited": "true",
                       "unprocessed": "true"}, "Alertmanager", "--alertmanager")
+
+
+LOKI_LIMIT = 5000
+"""Lines asked of Loki per request; a full page is followed by the next one."""
+LOKI_PAGES = 200
+
+
+def loki_query_range(base_url: str, query: str, start: datetime, end: datetime,
+                     limit: int = LOKI_LIMIT) -> list[Any]:
+    """Every page of Loki's ``query_range`` answer for the LogQL ``query`` over [start,
+    end], oldest first (``direction=forward``): a page holding ``limit`` lines is followed
+    by one starting a nanosecond after its last line."""
+    url = check_url(base_url, "--loki") + "/loki/api/v1/query_range"
+    lo, hi = int(start.timestamp() * 1e9), int(end.timestamp() * 1e9)
+    pages = []
+    for _ in range(LOKI_PAGES):
+        doc = _get(url, {"query": query, "start": str(lo), "end": str(hi),
+                         "limit": str(limit), "direction": "forward"}, "Loki",
+                   f"--loki-query {query}")
+        pages.append(doc)
+        result = (doc.get("data") or {}).get("result") if isinstance(doc, dict) else None
+        stamps = [int(v[0]) for st in result or [] if isinstance(st, dict)
+                  for v in st.get("values") or []
+                  if isinstance(v, list) and v and str(v[0]).isdigit()]
+        if len(stamps) < limit:
+            break
+        lo = max(stamps) + 1
+    return pages

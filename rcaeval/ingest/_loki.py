@@ -42,7 +42,14 @@ def _first(labels: Mapping[str, Any], names: Iterable[str], default: str) -> str
 def loki_entries(path: Path, *, instance_label: str | None = None,
                  component_label: str | None = None) -> list[Entry]:
     """The entries of one Loki ``query_range`` (or ``query``) streams answer."""
-    doc = read_json(path)
+    return loki_doc_entries(read_json(path), path, instance_label=instance_label,
+                            component_label=component_label)
+
+
+def loki_doc_entries(doc: Any, path: str | Path, *, instance_label: str | None = None,
+                     component_label: str | None = None) -> list[Entry]:
+    """The entries of a Loki streams answer already parsed (``path`` names where it came
+    from: a file, or the query asked of a live Loki)."""
     data = doc.get("data") if isinstance(doc, dict) else None
     if not isinstance(data, dict) or not isinstance(data.get("result"), list):
         raise source_error("expected a Loki query answer {\"data\": {\"resultType\": "
