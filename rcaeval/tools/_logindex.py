@@ -105,7 +105,16 @@ def open_index(logs_dir: Path, files: list[Path]) -> IndexedLogStore:
                 if not db.is_file():
                     build_index(files, db)
         _write_atomic(memo, key.encode())
-    return IndexedLogStore(db)
+    import duckdb
+
+    try:
+        return IndexedLogStore(db)
+    except (duckdb.Error, ValueError, TypeError):  # unreadable (a full disk), other format
+        with (root / f"{key}.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            db.unlink(missing_ok=True)
+            build_index(files, db)
+        return IndexedLogStore(db)
 
 
 def _flush(con: Any, cols: list[list[Any]]) -> None:

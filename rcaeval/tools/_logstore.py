@@ -188,11 +188,16 @@ class MemoryLogStore:
 
 
 def index_min_bytes() -> int:
-    raw = os.environ.get("RCAEVAL_LOG_INDEX_MIN_BYTES")
-    try:
-        return int(raw) if raw not in (None, "") else INDEX_MIN_BYTES
-    except ValueError:
+    """``RCAEVAL_LOG_INDEX_MIN_BYTES`` (a whole number of bytes), else :data:`INDEX_MIN_BYTES`."""
+    raw = os.environ.get("RCAEVAL_LOG_INDEX_MIN_BYTES", "").strip()
+    if not raw:
         return INDEX_MIN_BYTES
+    if not raw.isdigit():
+        from rcaeval.errors import InputError
+
+        raise InputError(f"RCAEVAL_LOG_INDEX_MIN_BYTES must be a whole number of bytes, got "
+                         f"{raw!r}", field="RCAEVAL_LOG_INDEX_MIN_BYTES")
+    return int(raw)
 
 
 def open_log_store(logs_dir: Path, *, indexed: bool | None = None) -> LogStore:

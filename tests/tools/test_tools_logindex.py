@@ -212,3 +212,24 @@ def test_indexed_mcp_server_answers_as_the_memory_one(tmp_path: Path):
     assert mem == idx
     assert (tmp_path / "b-mem/evidences/logs.json").read_bytes() == (
         tmp_path / "b-idx/evidences/logs.json").read_bytes()
+
+
+def test_an_unreadable_index_is_rebuilt(tmp_path: Path, cache: Path):
+    case = _case(tmp_path)
+    store = load_case_data(case, log_index=True).log_store
+    want = [vars(x) for x in store.lines()]
+    path = store.path
+    del store
+    path.write_bytes(b"not a duckdb file" * 100)  # what a full disk or a crash can leave
+    again = load_case_data(case, log_index=True).log_store
+    assert again.path == path and [vars(x) for x in again.lines()] == want
+
+
+def test_a_bad_index_threshold_is_an_input_error(tmp_path: Path, cache: Path,
+                                                 monkeypatch: pytest.MonkeyPatch):
+    from rcaeval.errors import InputError
+
+    monkeypatch.setenv("RCAEVAL_LOG_INDEX_MIN_BYTES", "32MB")
+    with pytest.raises(InputError, match="must be a whole number of bytes") as err:
+        load_case_data(_case(tmp_path))
+    assert err.value.field == "RCAEVAL_LOG_INDEX_MIN_BYTES"
