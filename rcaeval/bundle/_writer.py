@@ -5,15 +5,19 @@ Every ``add_*`` call checks the record against docs/bundle-contract.md and raise
 every call leaves the bundle on disk complete and consistent (files are replaced atomically),
 so an agent that dies half-way still leaves a judgeable bundle. A writer opened on a directory
 that already holds a bundle continues it (records are merged by id), so several processes -
-one per prompt turn, or a tool server restarted by its client - can share one bundle.
+one per prompt turn, tool servers started per call, a server restarted by its client - can
+share one bundle: every write holds the bundle lock and re-reads what others wrote
+(:mod:`rcaeval.bundle._lock`).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,6 +26,7 @@ import orjson
 
 from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.bundle import _contract as C
+from rcaeval.bundle._lock import BundleLock, Signature, signature
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/@+-]{0,199}$")
 
@@ -75,6 +80,19 @@ def _load(path: Path, key: str) -> list[dict[str, Any]]:
     return [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
 
 
+STATE_FILES = (C.REPORT, *C.CHANNEL_FILES.values(), "evidences/collection_errors.json",
+               "evidences/component_health.json", C.GATE_CHECKS, C.TRACES, C.PATCH)
+"""The files a writer's state is read from (and re-read when another process changed one)."""
+
+
+def _locked(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def run(self: BundleWriter, *args: Any, **kwargs: Any) -> Any:
+        with self.exclusive():
+            return fn(self, *args, **kwargs)
+    return run
+
+
 class BundleWriter:
     """Write ``root`` as a run bundle (the workspace root, or ``workspace/<id>/``).
 
@@ -96,20 +114,51 @@ class BundleWriter:
     ) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
-        prev = self._read_report()
-        meta = prev.get("metadata") if isinstance(prev.get("metadata"), dict) else {}
         if time_window is not None:
             start, end = (time_window["start"], time_window["end"]) \
                 if isinstance(time_window, Mapping) else time_window
             if parse_time(start, "time_window.start") > parse_time(end, "time_window.end"):
                 raise BundleError("time_window", f"start {start} is after end {end}")
-            meta["time_window"] = {"start": start, "end": end}
+            self._override: dict[str, Any] = {"time_window": {"start": start, "end": end}}
+        else:
+            self._override = {}
         if cluster_id is not None:
             if not isinstance(cluster_id, str) or not cluster_id.strip():
                 raise BundleError("cluster_id", f"cluster_id must be a non-empty string, got "
                                   f"{cluster_id!r}")
-            meta["cluster_id"] = cluster_id
-        meta.setdefault("diagnosis_run_id", diagnosis_run_id or "dr-" + hashlib.sha1(
+            self._override["cluster_id"] = cluster_id
+        self._run_id = diagnosis_run_id
+        self._lock = BundleLock(self.root)
+        self._sig: tuple[bytes, Signature] | None = None
+        with self.exclusive():
+            self.flush()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[BundleWriter]:
+        """Hold the bundle lock (re-entrant) for a series of writes; the writer's state is
+        first re-read from disk when another process changed it. Every mutating method
+        takes it itself; hold it around several calls that must see one state (a tool call:
+        check refs, then write)."""
+        took = self._lock.acquire()
+        seen: tuple[bytes, Signature] | None = None
+        try:
+            if took:
+                seen = (self._lock.generation(), signature(self.root, STATE_FILES))
+                if self._sig != seen:
+                    self._load_state()
+            yield self
+        finally:
+            if seen is not None:
+                now = signature(self.root, STATE_FILES)
+                gen = self._lock.bump() if now != seen[1] else seen[0]
+                self._sig = (gen, now)
+            self._lock.release()
+
+    def _load_state(self) -> None:
+        prev = self._read_report()
+        meta = prev.get("metadata") if isinstance(prev.get("metadata"), dict) else {}
+        meta.update(self._override)
+        meta.setdefault("diagnosis_run_id", self._run_id or "dr-" + hashlib.sha1(
             str(self.root.resolve()).encode()).hexdigest()[:10])
         self.metadata: dict[str, Any] = meta
         self.records: dict[str, dict[str, dict[str, Any]]] = {}
@@ -130,7 +179,6 @@ class BundleWriter:
         self.findings = _load(self.root / C.PATCH, "items")
         self.analysis: dict[str, Any] = prev.get("analysis") if isinstance(
             prev.get("analysis"), dict) else {}
-        self.flush()
 
     # -- telemetry ---------------------------------------------------------------------------
     def milestone(self, event: str, *, status: str = "ok", tool: str | None = None,
@@ -154,6 +202,7 @@ class BundleWriter:
             fh.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE, default=str))
 
     # -- evidence ----------------------------------------------------------------------------
+    @_locked
     def attempt(self, channel: str, *, count_only: bool = False) -> None:
         """Mark ``channel`` as queried (the report's ``channels.<c>.attempted``)."""
         if channel not in C.CHANNELS:
@@ -166,6 +215,7 @@ class BundleWriter:
         if not count_only:
             self.flush()
 
+    @_locked
     def channel_error(self, channel: str, error: str, *, source: str = "agent") -> None:
         """Record that ``channel`` could not be collected (``collection_errors.json``); a
         channel of the report (:data:`CHANNELS`) also gets status ``error`` there."""
@@ -179,6 +229,7 @@ class BundleWriter:
                             "ts": utc_now()})
         self.flush()
 
+    @_locked
     def add_log_entries(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, e in enumerate(entries):
@@ -191,6 +242,7 @@ class BundleWriter:
             out.append(rid)
         return self._added("logs", out)
 
+    @_locked
     def add_series(self, series: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, s in enumerate(series):
@@ -222,6 +274,7 @@ class BundleWriter:
             out.append(rid)
         return self._added("metrics", out)
 
+    @_locked
     def add_queries(self, queries: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, q in enumerate(queries):
@@ -234,6 +287,7 @@ class BundleWriter:
             out.append(rid)
         return self._added("queries", out)
 
+    @_locked
     def add_events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, e in enumerate(events):
@@ -248,6 +302,7 @@ class BundleWriter:
         self.attempt(channel)
         return ids
 
+    @_locked
     def set_component_health(self, components: Iterable[Mapping[str, Any]]) -> None:
         merged = {(c.get("name"), c.get("instance")): c for c in self.components}
         for i, c in enumerate(components):
@@ -257,6 +312,7 @@ class BundleWriter:
         self.components = list(merged.values())
         _dump(self.root / "evidences/component_health.json", {"components": self.components})
 
+    @_locked
     def add_gate_checks(self, checks: Iterable[Mapping[str, Any]]) -> list[str]:
         """Alert-rule / gate-check evaluations into ``evidences/gate_checks.json`` (the
         alerts channel), merged by id; returns their ids.
@@ -284,6 +340,7 @@ class BundleWriter:
         _dump(self.root / C.GATE_CHECKS, {"checks": list(self.checks.values())})
         return out
 
+    @_locked
     def add_spans(self, spans: Iterable[Mapping[str, Any]]) -> list[str]:
         """Trace spans into ``evidences/traces.json`` (the traces channel), merged by id;
         returns their ids. Each span needs ``trace_id``, ``span_id``, ``service`` and
@@ -305,6 +362,7 @@ class BundleWriter:
         _dump(self.root / C.TRACES, {"spans": list(self.spans.values())})
         return out
 
+    @_locked
     def set_ticket(self, ticket: Mapping[str, Any]) -> None:
         """``evidences/ticket_context.json`` plus the ``ticket_context.loaded`` milestone."""
         tid, alerts = ticket.get("ticket_id"), ticket.get("alerts")
@@ -314,6 +372,7 @@ class BundleWriter:
         _dump(self.root / "evidences/ticket_context.json", dict(ticket))
         self.milestone("ticket_context.loaded", detail=str(tid or f"{len(alerts)} alerts"))
 
+    @_locked
     def set_architecture(self, topology: Mapping[str, Any]) -> None:
         """``evidences/cluster_meta.json`` plus ``architecture_context.loaded``."""
         _dump(self.root / "evidences/cluster_meta.json", dict(topology))
@@ -321,6 +380,7 @@ class BundleWriter:
         self.milestone("architecture_context.loaded",
                        detail=f"{len(comps) if isinstance(comps, list) else 0} components")
 
+    @_locked
     def write_summary(self, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """``evidences/evidence_summary_for_agent.json`` (what was collected, by id) plus
         ``summary.read``; returns the summary."""
@@ -336,9 +396,11 @@ class BundleWriter:
         return summary
 
     # -- analysis ----------------------------------------------------------------------------
+    @_locked
     def known_ids(self, ref_type: str) -> set[str]:
         return set(self.records[C.REF_TYPES[ref_type]])
 
+    @_locked
     def check_refs(self, refs: Iterable[Any]) -> list[dict[str, str]]:
         """Normalise ``refs`` (``{"type", "id"}`` mappings or ``(type, id)`` pairs) and check
         each names evidence collected in this bundle."""
@@ -358,6 +420,7 @@ class BundleWriter:
                               + ")")
         return out
 
+    @_locked
     def add_finding(self, claim: str, refs: Iterable[Any], *, role: str = "key",
                     item_id: str | None = None) -> str:
         """One ``analysis_patch.json`` item; its refs must resolve (``check_refs``)."""
@@ -375,12 +438,14 @@ class BundleWriter:
         _dump(self.root / C.PATCH, {"items": self.findings})
         return iid
 
+    @_locked
     def clear_findings(self) -> None:
         """Drop every finding: ``analysis_patch.json`` is written with no items (a report
         that cites nothing still leaves its patch, so the judge sees what was submitted)."""
         self.findings = []
         _dump(self.root / C.PATCH, {"items": []})
 
+    @_locked
     def set_analysis(self, root_cause: str, key_findings: Iterable[str] = (), *,
                      structured: Mapping[str, str] | None = None) -> None:
         """The report's ``analysis``; ``structured`` (``{family, component?}``) is written as
@@ -391,12 +456,14 @@ class BundleWriter:
             self.analysis["structured_root_cause"] = dict(structured)
         self.flush()
 
+    @_locked
     def complete_collection(self) -> None:
         """``evidence_collection.completed`` (the report exists: :meth:`flush` wrote it)."""
         self.flush()
         self.milestone("evidence_collection.completed", detail=", ".join(
             f"{ch}={c['count']}" for ch, c in self.channels.items() if c.get("attempted")))
 
+    @_locked
     def final_answer(self, text: str) -> None:
         """``output.txt`` plus ``final_answer.emitted``."""
         if not isinstance(text, str) or not text.strip():
@@ -418,6 +485,7 @@ class BundleWriter:
                               f"JSON: {exc}") from exc
         return doc if isinstance(doc, dict) else {}
 
+    @_locked
     def flush(self) -> None:
         """Write the core evidence files (always, empty lists included: an empty file says
         the channel yielded nothing), events.json once events were queried, the report."""

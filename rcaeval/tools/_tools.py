@@ -68,9 +68,10 @@ class IncidentTools:
     # -- the call wrapper --------------------------------------------------------------------
     def call(self, tool: str, args: Mapping[str, Any], fn: Callable[[], dict[str, Any]],
              *, channel: str | None = None) -> dict[str, Any]:
-        """Run one tool call under the lock and record it (telemetry, channel errors)."""
+        """Run one tool call under the locks (this server's, the bundle's) and record it
+        (telemetry, channel errors)."""
         shown = {k: recordable(v) for k, v in args.items() if v is not None}
-        with self._lock:
+        with self._lock, self.writer.exclusive():  # other servers may share the bundle
             w = self.writer
             if not self._started:
                 self._started = True

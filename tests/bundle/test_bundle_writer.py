@@ -87,3 +87,55 @@ def test_gate_checks_merge_by_id_and_are_summarised(tmp_path: Path):
     assert "alerts" not in report["channels"]
     errors = orjson.loads((tmp_path / "evidences/collection_errors.json").read_bytes())
     assert [e["channel"] for e in errors["errors"]] == ["alerts"]
+
+
+def test_interleaved_writers_see_each_others_records(tmp_path: Path):
+    """Two writers open at once on one bundle (two tool servers): each write re-reads what
+    the other wrote, so neither's flush drops the other's records or findings."""
+    a = BundleWriter(tmp_path, cluster_id="c1", time_window=WINDOW)
+    b = BundleWriter(tmp_path, cluster_id="c1", time_window=WINDOW)
+    a.add_log_entries([{"id": "L-a", "message": "from a"}])
+    b.add_log_entries([{"id": "L-b", "message": "from b"}])
+    a.add_series([{"id": "M-1", "name": "m", "points": [["2026-10-03T14:00:00Z", 1]]}])
+    b.add_series([{"id": "M-1", "name": "m", "points": [["2026-10-03T14:01:00Z", 2]]}])
+    a.add_gate_checks([{"id": "G-a", "name": "a", "status": "fail", "detail": "x"}])
+    b.add_gate_checks([{"id": "G-b", "name": "b", "status": "pass", "detail": "y"}])
+    a.add_finding("cites b's record", [("log", "L-b")])  # a never wrote L-b itself
+    b.add_finding("cites a's record", [("log", "L-a")], item_id="A2")
+    logs = orjson.loads((tmp_path / "evidences/logs.json").read_bytes())
+    assert [e["id"] for e in logs["entries"]] == ["L-a", "L-b"]
+    assert logs["stats"]["total"] == 2
+    series = orjson.loads((tmp_path / "evidences/metrics.json").read_bytes())["series"]
+    assert [p[1] for p in series[0]["points"]] == [1.0, 2.0]
+    gates = orjson.loads((tmp_path / "evidences/gate_checks.json").read_bytes())["checks"]
+    assert [g["id"] for g in gates] == ["G-a", "G-b"]
+    items = orjson.loads((tmp_path / "analysis_patch.json").read_bytes())["items"]
+    assert [i["id"] for i in items] == ["A1", "A2"]
+    report = orjson.loads((tmp_path / "evidences/workspace_evidence_report.json").read_bytes())
+    assert report["channels"]["logs"]["count"] == 2
+
+
+def test_the_lock_is_held_across_a_series_of_writes(tmp_path: Path):
+    """``exclusive()`` is the bundle's flock: another process's lock attempt fails while a
+    writer holds it, and succeeds once it is released."""
+    import fcntl
+    import os
+
+    from rcaeval.bundle._lock import LOCK_FILE
+
+    w = BundleWriter(tmp_path)
+
+    def try_lock() -> bool:
+        fd = os.open(tmp_path / LOCK_FILE, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)  # closing drops a lock taken here
+        return True
+
+    with w.exclusive():
+        w.add_log_entries([{"id": "L-1", "message": "m"}])
+        assert not try_lock()  # an open file description of its own is a separate lock
+    assert try_lock()
