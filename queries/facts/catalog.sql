@@ -27,6 +27,8 @@ SELECT * FROM (VALUES
     ('evidence.metric_evidence_present', 'evidence', 1, 'at least one metric series with a point'),
     ('evidence.query_evidence_present', 'evidence', 1, 'at least one query record'),
     ('evidence.collection_errors_present', 'evidence', 1, 'collection_errors.json lists at least one error'),
+    ('evidence.unsealed_records', 'evidence', 1, 'a sealed run holds an evidence record the tools did not return, or one edited after they returned it'),
+    ('evidence.contradicts_incident_data', 'evidence', 1, 'an evidence record contradicts the case''s incident data (a log line, metric value or alert it does not have)'),
     ('evidence.nonfinite_numbers_present', 'evidence', 1, 'a JSON file held bare NaN/Infinity numbers (read leniently as non-finite, a warning)'),
     ('metrics.nan_points', 'metrics', 1, 'a warning: metric points whose value is NaN (counted; never compared with a threshold)'),
     ('metrics.infinite_points', 'metrics', 1, 'a warning: metric points whose value is +/-Infinity (counted; never compared with a threshold)'),

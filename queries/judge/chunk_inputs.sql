@@ -77,3 +77,9 @@ SELECT r.* EXCLUDE (bundle_seq) FROM raw_output_sentence AS r
 SEMI JOIN j_scope AS k ON k.run_id = r.run_id AND k.case_id = r.case_id
 WHERE r.bundle_seq BETWEEN getvariable('j_seq_lo') AND getvariable('j_seq_hi')
    OR r.bundle_seq IS NULL;
+
+CREATE OR REPLACE TEMP TABLE j_raw_evidence_check AS
+SELECT r.* EXCLUDE (bundle_seq) FROM raw_evidence_check AS r
+SEMI JOIN j_scope AS k ON k.run_id = r.run_id AND k.case_id = r.case_id
+WHERE r.bundle_seq BETWEEN getvariable('j_seq_lo') AND getvariable('j_seq_hi')
+   OR r.bundle_seq IS NULL;

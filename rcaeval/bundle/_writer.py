@@ -18,70 +18,19 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from rcaeval._seal import SEAL_FILE, Sealer
 from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.bundle import _contract as C
+from rcaeval.bundle._basics import BundleError, _dump, _load, check_id, parse_time, utc_now
 from rcaeval.bundle._lock import BundleLock, Signature, signature
 
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/@+-]{0,199}$")
-
-
-class BundleError(ValueError):
-    """A write the contract does not allow; ``rule`` names the contract rule."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        super().__init__(f"[{rule}] {message}")
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def parse_time(value: Any, what: str) -> datetime:
-    """An ISO-8601 timestamp as an aware UTC datetime (naive values are UTC)."""
-    if not isinstance(value, str) or not value.strip():
-        raise BundleError("timestamp", f"{what}: expected an ISO-8601 timestamp, got {value!r}")
-    try:
-        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError as exc:
-        raise BundleError("timestamp", f"{what}: not an ISO-8601 timestamp: {value!r}") from exc
-    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
-
-
-def check_id(value: Any, what: str) -> str:
-    if not isinstance(value, str) or not _ID_RE.match(value):
-        raise BundleError("evidence_id", f"{what}: id must be a non-empty string of letters, "
-                          f"digits and _.:/@+- (at most 200), got {value!r}")
-    return value
-
-
-def _dump(path: Path, doc: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
-    os.replace(tmp, path)
-
-
-def _load(path: Path, key: str) -> list[dict[str, Any]]:
-    if not path.is_file():
-        return []
-    try:
-        doc = orjson.loads(path.read_bytes())
-    except orjson.JSONDecodeError as exc:
-        raise BundleError("json", f"{path}: cannot continue a bundle whose file is not JSON: "
-                          f"{exc}") from exc
-    items = doc.get(key) if isinstance(doc, dict) else None
-    return [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
-
-
 STATE_FILES = (C.REPORT, *C.CHANNEL_FILES.values(), "evidences/collection_errors.json",
-               "evidences/component_health.json", C.GATE_CHECKS, C.TRACES, C.PATCH)
+               "evidences/component_health.json", C.GATE_CHECKS, C.TRACES, C.PATCH, SEAL_FILE)
 """The files a writer's state is read from (and re-read when another process changed one)."""
 
 
@@ -111,6 +60,7 @@ class BundleWriter:
         cluster_id: str | None = None,
         time_window: tuple[str, str] | Mapping[str, str] | None = None,
         diagnosis_run_id: str | None = None,
+        seal_key: bytes | None = None,
     ) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
@@ -128,6 +78,7 @@ class BundleWriter:
                                   f"{cluster_id!r}")
             self._override["cluster_id"] = cluster_id
         self._run_id = diagnosis_run_id
+        self._sealer = Sealer(seal_key) if seal_key else None
         self._lock = BundleLock(self.root)
         self._sig: tuple[bytes, Signature] | None = None
         with self.exclusive():
@@ -179,6 +130,13 @@ class BundleWriter:
         self.findings = _load(self.root / C.PATCH, "items")
         self.analysis: dict[str, Any] = prev.get("analysis") if isinstance(
             prev.get("analysis"), dict) else {}
+        if self._sealer is not None:
+            path = self.root / SEAL_FILE
+            self._sealer.load(orjson.loads(path.read_bytes()) if path.is_file() else None)
+
+    def _seal(self, file: str, rid: str, rec: Any) -> None:
+        if self._sealer is not None:
+            self._sealer.seal(file, rid, rec)
 
     # -- telemetry ---------------------------------------------------------------------------
     def milestone(self, event: str, *, status: str = "ok", tool: str | None = None,
@@ -239,6 +197,7 @@ class BundleWriter:
             if e.get("ts") is not None:
                 parse_time(e["ts"], f"log {rid} ts")
             self.records["logs"][rid] = dict(e)
+            self._seal(C.CHANNEL_FILES["logs"], rid, self.records["logs"][rid])
             out.append(rid)
         return self._added("logs", out)
 
@@ -263,6 +222,9 @@ class BundleWriter:
                 parse_time(p[0], f"series {rid} point {j}")
                 points[p[0]] = [p[0], float(p[1])]
             old = self.records["metrics"].get(rid)
+            if old is not None and self._sealer is not None and not self._sealer.holds(
+                    C.CHANNEL_FILES["metrics"], rid, old):
+                old = None  # edited on disk: the tools' points replace it, nothing is merged
             if old is not None:
                 if old.get("name") != name or (old.get("labels") or {}) != dict(labels):
                     raise BundleError("evidence_id", f"series id {rid} already names "
@@ -271,6 +233,7 @@ class BundleWriter:
             rec = {**(old or {}), **dict(s), "labels": dict(labels)}
             rec["points"] = sorted(points.values(), key=lambda p: parse_time(p[0], "point"))
             self.records["metrics"][rid] = rec
+            self._seal(C.CHANNEL_FILES["metrics"], rid, rec)
             out.append(rid)
         return self._added("metrics", out)
 
@@ -284,6 +247,7 @@ class BundleWriter:
                 raise BundleError("query_kind", f"query {rid}: kind {kind!r} is not one of "
                                   f"{', '.join(C.QUERY_KINDS)}")
             self.records["queries"][rid] = {**dict(q), "kind": kind}
+            self._seal(C.CHANNEL_FILES["queries"], rid, self.records["queries"][rid])
             out.append(rid)
         return self._added("queries", out)
 
@@ -295,6 +259,7 @@ class BundleWriter:
             if e.get("ts") is not None:
                 parse_time(e["ts"], f"event {rid} ts")
             self.records["events"][rid] = dict(e)
+            self._seal(C.CHANNEL_FILES["events"], rid, self.records["events"][rid])
             out.append(rid)
         return self._added("events", out)
 
@@ -309,8 +274,12 @@ class BundleWriter:
             if not isinstance(c.get("name"), str) or not c["name"]:
                 raise BundleError("component", f"component {i}: name must be a string")
             merged[(c.get("name"), c.get("instance"))] = dict(c)
+            self._seal("evidences/component_health.json",
+                       f"{c['name']}@{c.get('instance') or ''}", merged[(c["name"],
+                                                                        c.get("instance"))])
         self.components = list(merged.values())
         _dump(self.root / "evidences/component_health.json", {"components": self.components})
+        self._dump_seals()
 
     @_locked
     def add_gate_checks(self, checks: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -336,8 +305,10 @@ class BundleWriter:
             if not isinstance(detail, str):
                 raise BundleError("gate_check", f"gate check {rid}: detail must be a string")
             self.checks[rid] = {"id": rid, **{k: v for k, v in c.items() if k != "id"}}
+            self._seal(C.GATE_CHECKS, rid, self.checks[rid])
             out.append(rid)
         _dump(self.root / C.GATE_CHECKS, {"checks": list(self.checks.values())})
+        self._dump_seals()
         return out
 
     @_locked
@@ -370,12 +341,16 @@ class BundleWriter:
                 isinstance(alerts, list) and alerts):
             raise BundleError("ticket_context", "a ticket needs a ticket_id or alerts")
         _dump(self.root / "evidences/ticket_context.json", dict(ticket))
+        self._seal("evidences/ticket_context.json", "*", dict(ticket))
+        self._dump_seals()
         self.milestone("ticket_context.loaded", detail=str(tid or f"{len(alerts)} alerts"))
 
     @_locked
     def set_architecture(self, topology: Mapping[str, Any]) -> None:
         """``evidences/cluster_meta.json`` plus ``architecture_context.loaded``."""
         _dump(self.root / "evidences/cluster_meta.json", dict(topology))
+        self._seal("evidences/cluster_meta.json", "*", dict(topology))
+        self._dump_seals()
         comps = topology.get("components")
         self.milestone("architecture_context.loaded",
                        detail=f"{len(comps) if isinstance(comps, list) else 0} components")
@@ -510,3 +485,8 @@ class BundleWriter:
             "analysis": self.analysis,
         }
         _dump(self.root / C.REPORT, report)
+        self._dump_seals()
+
+    def _dump_seals(self) -> None:
+        if self._sealer is not None and self._sealer.dirty:
+            _dump(self.root / SEAL_FILE, self._sealer.document())

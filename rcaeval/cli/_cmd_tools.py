@@ -30,19 +30,38 @@ def register(app: typer.Typer) -> None:
         incident_dir: Annotated[Path | None, typer.Option(
             "--incident-dir", help="the incident data (default: CASE_DIR/incident)")] = None,
         transport: Annotated[str, typer.Option(
-            "--transport", help="stdio, or http (streamable HTTP on 127.0.0.1)")] = "stdio",
+            "--transport", help="stdio, http (streamable HTTP on 127.0.0.1) or unix (the "
+            "runner's hosted server, on --socket)")] = "stdio",
         port: Annotated[int, typer.Option(
             "--port", help="HTTP port (0: a free one; the URL is printed on stderr)")] = 0,
+        socket_path: Annotated[Path | None, typer.Option(
+            "--socket", help="the Unix socket of --transport unix")] = None,
+        via: Annotated[Path | None, typer.Option(
+            "--via", help="stdio only: relay to the server listening on this Unix socket "
+            "(the runner's hosted, sealing server); serve here when none listens")] = None,
     ) -> None:
         """Serve one case's incident tools over MCP, recording every call into a bundle.
 
         Over HTTP every request needs `Authorization: Bearer TOKEN`: the token in
         $RCAEVAL_MCP_TOKEN, else a fresh one printed on stderr (docs/tools.md)."""
+        from rcaeval._seal import SEAL_KEY_ENV, parse_key
         from rcaeval.tools import serve as _serve
 
-        if transport not in ("stdio", "http"):
-            raise InputError(f"unknown transport {transport!r} (stdio | http)",
+        if transport not in ("stdio", "http", "unix"):
+            raise InputError(f"unknown transport {transport!r} (stdio | http | unix)",
                              field="--transport")
+        if transport == "unix" and socket_path is None:
+            raise InputError("--transport unix needs --socket PATH", field="--socket")
+        if via is not None and transport == "stdio":
+            from rcaeval.tools._unix import bridge
+
+            if bridge(via):
+                return
+        raw_key = os.environ.pop(SEAL_KEY_ENV, None)
+        seal_key = parse_key(raw_key) if raw_key else None
+        if raw_key and seal_key is None:
+            raise InputError(f"${SEAL_KEY_ENV} is not a hex key of at least 16 bytes",
+                             field=SEAL_KEY_ENV)
         if not 0 <= port <= 65535:
             raise InputError(f"bad port {port}", field="--port")
 
@@ -53,6 +72,9 @@ def register(app: typer.Typer) -> None:
 
         def announce(url: str) -> None:
             print(f"rcaeval incident tools: {url}", file=sys.stderr, flush=True)
+            if transport == "unix":  # the runner waits for this line before the agent starts
+                print(f"listening {url}", flush=True)
 
-        _serve(case_dir, bundle_dir or Path.cwd(), transport=transport, port=port,
-               incident_dir=incident_dir, on_listen=announce, token=token)
+        _serve(case_dir.resolve(), (bundle_dir or Path.cwd()).resolve(), transport=transport,
+               port=port, incident_dir=incident_dir.resolve() if incident_dir else None,
+               on_listen=announce, token=token, socket_path=socket_path, seal_key=seal_key)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from rcaeval._seal import RUNNER_SEAL, SEAL_FILE, parse_key
 from rcaeval.extract._evidence import (
     flatten_events,
     flatten_metrics,
@@ -17,6 +18,7 @@ from rcaeval.extract._evidence import (
     report_events,
 )
 from rcaeval.extract._group import CaseParts, GroupBuilder
+from rcaeval.extract._integrity import incident_index, integrity_table
 from rcaeval.extract._jsonflat import bulk_paths, json_rows
 from rcaeval.extract._logs import flatten_log_text, flatten_logs_json, flatten_telemetry
 from rcaeval.extract._output import flatten_output, transcript_answers
@@ -62,6 +64,11 @@ class CaseRef:
     id_problem: str | None = field(default=None, compare=False)
     """Why the manifest's ``run_id``/``case_id`` could not be used (file and field): the
     ids are then the directory names and the case is judged ``invalid`` (``bundle_id_invalid``)."""
+    registry_case: Path | None = field(default=None, compare=False)
+    """The registry's case dir (case.yaml + incident/): evidence is cross-checked against its
+    incident data (``raw_evidence_check``); ``None``: not cross-checked."""
+    registry_incident: Path | None = field(default=None, compare=False)
+    """Its incident data dir when not ``registry_case/incident``."""
 
 
 def _json_type(value: Any) -> str:
@@ -88,6 +95,7 @@ class _CaseExtraction:
         self.parts: dict[str, list[pa.Table]] = defaultdict(list)
         self.json: list[tuple[str, list[Any]]] = []
         self.bundle: str | None = None
+        self.docs: dict[str, Any] = {}
 
     def locate(self, name: str) -> str | None:
         """``name`` in the bundle dir, else in the case dir (case-relative path or None)."""
@@ -127,6 +135,7 @@ class _CaseExtraction:
             rec, ok, obj = self.load_json(rel, label, kind)
             if not ok:
                 continue
+            self.docs[label] = obj
             if kind == "metrics":
                 self.parts["raw_metric_point"].append(flatten_metrics(obj, rec.notes))
             elif kind == "queries":
@@ -181,6 +190,8 @@ class _CaseExtraction:
                 self.parts["raw_telemetry"].append(flatten_telemetry(content))
         self.logs_dir()
         self.output()
+        if self.docs:
+            self.parts["raw_evidence_check"].append(self.integrity())
 
         bundle = {"case_dir": str(self.fs.root), "bundle_dir": res.bundle_dir,
                   "status": res.status, "reason": res.reason,
@@ -189,6 +200,20 @@ class _CaseExtraction:
                   if isinstance(manifest, dict) else None}
         return CaseParts(bundle=bundle, files=[rec.as_row() for rec in self.fs.records],
                          json=self.json, tables=dict(self.parts))
+
+    def integrity(self) -> pa.Table:
+        """Seal and incident-data checks of the evidence records (``raw_evidence_check``).
+        The key is the runner's ``seal.json`` at the audit root, never a bundle file."""
+        key = None
+        if self.fs.lexists(RUNNER_SEAL):
+            rec, ok, doc = self.load_json(RUNNER_SEAL, RUNNER_SEAL, "seal_key")
+            key = parse_key(doc) if ok else None
+            if ok and key is None:
+                rec.note("not a seal key document: records are not checked against seals")
+        seals = self.docs.get(SEAL_FILE)
+        seals = seals.get("seals") if isinstance(seals, dict) else None
+        index = incident_index(self.ref.registry_case, self.ref.registry_incident)
+        return integrity_table(self.docs, key, seals, index)
 
     def output(self) -> None:
         output = None

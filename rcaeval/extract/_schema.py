@@ -63,6 +63,9 @@ PAYLOAD_SCHEMAS: dict[str, pa.Schema] = {
         ("section_idx", _I32), ("section", _S), ("section_kind", _S), ("sentence_idx", _I32),
         ("line_no", _I32), ("text", _S), ("item", _S),
     ]),
+    "raw_evidence_check": pa.schema([
+        ("file", _S), ("record_id", _S), ("seal", _S), ("incident", _S), ("detail", _S),
+    ]),
 }
 
 RAW_TABLES: tuple[str, ...] = tuple(PAYLOAD_SCHEMAS)

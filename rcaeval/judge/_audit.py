@@ -5,6 +5,7 @@ Python here only does I/O and sequencing; every decision is in ``queries/``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -15,7 +16,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from rcaeval._paths import read_query, read_statement
+from rcaeval._paths import read_query, read_statement, registry_dir
 from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import InputError, RcaevalError
@@ -369,7 +370,9 @@ def judge_audit(
     if good:
         pairs = [(r.run_id, r.case_id) for r in good]
         register_cases(db, pairs, cases, scoring_profile=scoring_profile)
-        extract_cases(db, [r for r in refs if r.case_id in cases], workers=workers,
+        base = Path(registry_root) if registry_root is not None else registry_dir()
+        extract_cases(db, [dataclasses.replace(r, registry_case=base / "cases" / r.case_id)
+                           for r in refs if r.case_id in cases], workers=workers,
                       progress=progress)
         frames.append(judge_loaded(db, pairs, out_dir=out_dir, write_files=write_files,
                                    profiles=profiles, chunk_size=chunk_size,

@@ -33,6 +33,10 @@ FACTS: dict[str, str] = {
     "evidence.metric_evidence_present": "at least one metric series with a point",
     "evidence.query_evidence_present": "at least one query record",
     "evidence.collection_errors_present": "collection_errors.json lists at least one error",
+    "evidence.unsealed_records": "a sealed run holds an evidence record the tools did not "
+    "return, or one edited after they returned it",
+    "evidence.contradicts_incident_data": "an evidence record contradicts the case's incident "
+    "data (a log line, metric value or alert it does not have)",
     "evidence.nonfinite_numbers_present": "a warning: a bundle JSON file held bare NaN/Infinity "
     "numbers (read leniently as non-finite)",
     "metrics.nan_points": "a warning: metric points whose value is NaN (counted in the "
@@ -138,6 +142,9 @@ FACT_INPUTS: dict[str, tuple[str, ...]] = {
     "answer.structured_family_matches": (REPORT_FILE,),
     "answer.structured_component_matches": (REPORT_FILE,),
     "answer.structured_prose_disagree": (REPORT_FILE,),
+    "evidence.unsealed_records": ("seal.json", "evidences/seals.json"),
+    "evidence.contradicts_incident_data": ("evidences/logs.json", "evidences/metrics.json",
+                                           "evidences/gate_checks.json"),
     "channel.logs_observed": ("evidences/logs.json", "logs/"),
     "channel.metrics_observed": ("evidences/metrics.json",),
     "channel.queries_observed": ("evidences/queries.json",),

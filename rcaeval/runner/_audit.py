@@ -162,9 +162,12 @@ def mirror_audit(
     *,
     max_file_bytes: int = MAX_FILE_BYTES,
     overwrite: bool = False,
+    runner_files: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Mirror the bundle files of ``workspace_dir`` into ``audit_dir``; return the manifest
-    written (``manifest`` plus ``files`` and ``skipped``).
+    written (``manifest`` plus ``files`` and ``skipped``). ``runner_files`` (top-level name →
+    JSON document) are written beside the manifest: runner-side files no workspace file can
+    become (the seal key, ``seal.json``).
 
     An existing ``audit_dir`` raises :class:`FileExistsError` unless ``overwrite``.
     """
@@ -206,6 +209,9 @@ def mirror_audit(
                 files.append({"path": rel, "sha256": got[0], "size": got[1]})
         files.sort(key=lambda f: f["path"])
         skipped.sort(key=lambda s: s["path"])
+        for name, doc in (runner_files or {}).items():
+            assert "/" not in name and name not in (*MIRROR_DIRS, *MIRROR_FILES), name
+            (tmp / name).write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
         final = json_safe({**manifest, "files": files, "skipped": skipped})
         (tmp / "manifest.json").write_bytes(orjson.dumps(
             final, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE, default=str))

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import orjson
 
 from rcaeval._ids import child_path
+from rcaeval._seal import RUNNER_SEAL, key_doc
 from rcaeval._usage import json_safe
 from rcaeval.runner._agents import (
     AgentAdapter,
@@ -31,6 +32,7 @@ from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 from rcaeval.runner._proc import kill_processes_under
 from rcaeval.runner._sandbox import Sandbox, resolve_sandbox
+from rcaeval.runner._toolhost import host_tools
 from rcaeval.runner._workspace import (
     Workspace,
     create_workspace,
@@ -211,8 +213,10 @@ def execute_case(
                               sandbox=sb)
         started_at = now_iso()
         a0 = time.monotonic()
+        seal_key: bytes | None = None
         try:
-            outcome = adapter.run_case(ws, timeout_s=limit, turn_timeout_s=turn_timeout_s)
+            with host_tools(ws) as seal_key:
+                outcome = adapter.run_case(ws, timeout_s=limit, turn_timeout_s=turn_timeout_s)
         except Exception as exc:  # noqa: BLE001 - an adapter bug must not kill the run
             outcome = AgentOutcome(status="errored", error=f"adapter error: {exc!r}",
                                    agent_info=adapter.info())
@@ -273,7 +277,9 @@ def execute_case(
         # is read through the agent's symlink)
         source = ws.path if workspace_problem(ws) is None else Path(empty)
         written = mirror_audit(source, audit_dir, manifest, max_file_bytes=max_file_bytes,
-                               overwrite=overwrite_audit)
+                               overwrite=overwrite_audit,
+                               runner_files={RUNNER_SEAL: key_doc(seal_key)} if seal_key
+                               else None)
     if not keep_workspace:
         remove_tree(ws.path)
     return CaseExecution(

@@ -56,10 +56,13 @@ def server_command(ws: Workspace) -> tuple[str, list[str]]:
     """The stdio server's command and arguments (absolute paths: the runner's interpreter,
     so it never depends on which ``python`` is on the agent's PATH; ``-P``: the working
     directory is not on ``sys.path``, so a folder named ``rcaeval`` in the workspace cannot
-    shadow the installed package)."""
+    shadow the installed package). ``--via`` relays to the runner's hosted, sealing server
+    (:mod:`rcaeval.runner._toolhost`) when it listens."""
+    from rcaeval.runner._toolhost import socket_path
+
     return sys.executable, ["-P", "-m", "rcaeval.tools", "serve", "--case-dir", str(ws.path),
                             "--incident-dir", str(incident_path(ws)),
-                            "--bundle-dir", str(ws.path)]
+                            "--bundle-dir", str(ws.path), "--via", socket_path(ws)]
 
 
 def server_env() -> dict[str, str]:

@@ -346,7 +346,8 @@ def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]],
         rules = {m.case_id: case_rules(m) for m, _ in items}
         pairs = [(run_id, m.case_id) for m, _ in items]
         register_cases(store, pairs, rules)
-        refs = [CaseRef(run_id, m.case_id, Path(ex.audit_dir or "")) for m, ex in items]
+        refs = [CaseRef(run_id, m.case_id, Path(ex.audit_dir or ""), registry_case=m.case_dir,
+                        registry_incident=m.incident_dir) for m, ex in items]
         extract_cases(store.con, refs, workers=1, progress=False)
         judge_loaded(store, pairs, semantic=semantic, cases=rules)
         return {}

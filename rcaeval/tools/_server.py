@@ -187,18 +187,22 @@ def build_server(tools: IncidentTools) -> MCPServer:
 
 
 def make_tools(case_dir: str | Path, bundle_dir: str | Path,
-               incident_dir: str | Path | None = None) -> IncidentTools:
-    return IncidentTools(load_case_data(case_dir, incident_dir), bundle_dir)
+               incident_dir: str | Path | None = None, seal_key: bytes | None = None
+               ) -> IncidentTools:
+    return IncidentTools(load_case_data(case_dir, incident_dir), bundle_dir, seal_key=seal_key)
 
 
 def serve(case_dir: str | Path, bundle_dir: str | Path, *, transport: str = "stdio",
           host: str = "127.0.0.1", port: int = 0, incident_dir: str | Path | None = None,
-          on_listen: Any = None, token: str | None = None) -> None:
+          on_listen: Any = None, token: str | None = None, socket_path: Any = None,
+          seal_key: bytes | None = None) -> None:
     """Serve one case's incident tools until the client disconnects (stdio) or the process
-    is stopped (HTTP). ``port=0`` picks a free port; ``on_listen(url)`` is told the URL.
-    Over HTTP every request must carry ``Authorization: Bearer <token>`` (required)."""
+    is stopped (HTTP, Unix socket). ``port=0`` picks a free port; ``on_listen(url)`` is told
+    the URL. Over HTTP every request must carry ``Authorization: Bearer <token>``
+    (required). ``transport="unix"`` serves one session per connection on ``socket_path``
+    (the runner's hosted server); ``seal_key`` seals every record written."""
     try:
-        tools = make_tools(case_dir, bundle_dir, incident_dir)
+        tools = make_tools(case_dir, bundle_dir, incident_dir, seal_key)
     except Exception as exc:
         if transport == "stdio":
             from rcaeval.tools._startfail import report_start_failure
@@ -209,8 +213,13 @@ def serve(case_dir: str | Path, bundle_dir: str | Path, *, transport: str = "std
     if transport == "stdio":
         run_stdio(server)
         return
+    if transport == "unix":
+        from rcaeval.tools._unix import serve_unix
+
+        serve_unix(server, socket_path, on_listen or (lambda _p: None))
+        return
     if transport != "http":
-        raise ValueError(f"unknown transport {transport!r} (stdio | http)")
+        raise ValueError(f"unknown transport {transport!r} (stdio | http | unix)")
     if not token:
         raise ValueError("the HTTP transport needs a bearer token")
     asyncio.run(_serve_http(server, host, port, on_listen, token))

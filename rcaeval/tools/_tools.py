@@ -52,14 +52,16 @@ _CHANNEL_BACKENDS = {"logs": "log search", "metrics": "metrics", "queries": "slo
 
 
 class IncidentTools:
-    """One case's incident tools, recording into the bundle at ``bundle_dir``."""
+    """One case's incident tools, recording into the bundle at ``bundle_dir`` (sealing
+    every record with ``seal_key`` when given: docs/tools.md, "Sealed evidence")."""
 
-    def __init__(self, data: CaseData, bundle_dir: str | Path) -> None:
+    def __init__(self, data: CaseData, bundle_dir: str | Path, *,
+                 seal_key: bytes | None = None) -> None:
         self.data = data
         self.writer = BundleWriter(
             bundle_dir, cluster_id=data.cluster_id,
             time_window=(data.window_start, data.window_end)
-            if data.window_start and data.window_end else None)
+            if data.window_start and data.window_end else None, seal_key=seal_key)
         self._lock = threading.Lock()
         self._started = False
         self._collecting = False

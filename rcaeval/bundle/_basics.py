@@ -1,0 +1,62 @@
+"""The bundle SDK's basics: its error, timestamps, ids and atomic JSON files."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/@+-]{0,199}$")
+
+
+class BundleError(ValueError):
+    """A write the contract does not allow; ``rule`` names the contract rule."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(f"[{rule}] {message}")
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def parse_time(value: Any, what: str) -> datetime:
+    """An ISO-8601 timestamp as an aware UTC datetime (naive values are UTC)."""
+    if not isinstance(value, str) or not value.strip():
+        raise BundleError("timestamp", f"{what}: expected an ISO-8601 timestamp, got {value!r}")
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise BundleError("timestamp", f"{what}: not an ISO-8601 timestamp: {value!r}") from exc
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
+def check_id(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not _ID_RE.match(value):
+        raise BundleError("evidence_id", f"{what}: id must be a non-empty string of letters, "
+                          f"digits and _.:/@+- (at most 200), got {value!r}")
+    return value
+
+
+def _dump(path: Path, doc: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    os.replace(tmp, path)
+
+
+def _load(path: Path, key: str) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as exc:
+        raise BundleError("json", f"{path}: cannot continue a bundle whose file is not JSON: "
+                          f"{exc}") from exc
+    items = doc.get(key) if isinstance(doc, dict) else None
+    return [x for x in items if isinstance(x, dict)] if isinstance(items, list) else []
