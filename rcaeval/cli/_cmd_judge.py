@@ -201,7 +201,12 @@ def register(app: typer.Typer) -> None:
         output detector matched and the rule that decided it; with a semantic shadow, the
         deterministic and blended judgments side by side (docs/semantic.md)."""
         from rcaeval.judge import explain_tree, load_detector_hits, load_judgment
-        from rcaeval.report import describe_file_problem, parse_errors_of
+        from rcaeval.report import (
+            describe_file_problem,
+            describe_integrity,
+            integrity_of,
+            parse_errors_of,
+        )
         from rcaeval.semantic import load_shadow, side_by_side
         from rcaeval.store import connect, resolve_db_path
 
@@ -212,8 +217,10 @@ def register(app: typer.Typer) -> None:
             shadow = load_shadow(store, run_id, case_id)
             problems = parse_errors_of(store, run_id).get(case_id, [])
             hits = load_detector_hits(store, run_id, case_id)
+            integrity = describe_integrity(integrity_of(store, run_id).get(case_id))
         finally:
             store.close()
-        _out.print(explain_tree(packet, [describe_file_problem(p) for p in problems], hits))
+        _out.print(explain_tree(packet, [describe_file_problem(p) for p in problems], hits,
+                                integrity))
         if shadow is not None:
             _out.print(side_by_side(packet, shadow))

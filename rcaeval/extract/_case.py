@@ -51,6 +51,7 @@ EVIDENCE_KINDS = {
     "ticket_context.json": "ticket_context",
     "evidence_summary_for_agent.json": "summary",
     "evidence_summary_for_agent.txt": "summary",
+    "seals.json": "seals",
 }
 
 
@@ -205,8 +206,9 @@ class _CaseExtraction:
         """Seal and incident-data checks of the evidence records (``raw_evidence_check``).
         The key is the runner's ``seal.json`` at the audit root, never a bundle file."""
         key = None
-        if self.fs.lexists(RUNNER_SEAL):
-            rec, ok, doc = self.load_json(RUNNER_SEAL, RUNNER_SEAL, "seal_key")
+        if self.fs.lexists(RUNNER_SEAL):  # read, never flattened: the key stays out of raw_json
+            rec, data = self.fs.read(RUNNER_SEAL, RUNNER_SEAL, "seal_key")
+            ok, doc = parse_json(data, rec) if data is not None else (False, None)
             key = parse_key(doc) if ok else None
             if ok and key is None:
                 rec.note("not a seal key document: records are not checked against seals")

@@ -13,8 +13,8 @@ One row per record of the sealed evidence files (:data:`rcaeval._seal.SEALED_FIL
 
 Logs: a line the incident has under the record's id must have the record's text; a record
 under another id must quote text of the incident's log files. Metric series: the incident's
-series of that id (else name and labels) must exist and have every point's value at its
-timestamp. Alert and gate checks: the incident's check of that id (else name) must exist with
+series of that id (else name and labels) must exist and have every point's finite value at
+its timestamp. Alert and gate checks: the incident's check of that id (else name) must exist with
 the record's status and detail. Queries and events: a record whose id the incident has must
 carry the incident's text for it. The check runs when the audit is read, so re-judging the
 stored rows gives the same facts.
@@ -126,8 +126,8 @@ class IncidentIndex:
         for p in rec.get("points") or []:
             ts, val = (p[0], p[1]) if isinstance(p, list) and len(p) == 2 else (None, None)
             num = _num(val)
-            if num is None:
-                continue
+            if num is None or not math.isfinite(num):
+                continue  # no value to compare (non-finite values are facts of their own)
             when = _ts(ts)
             if when not in at:
                 return f"metric {rid}: the incident has no point at {ts}"

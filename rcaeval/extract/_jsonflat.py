@@ -65,8 +65,9 @@ def _scalar_row(value: Any, path: str, parent: str | None,
 def bulk_paths(kind: str, obj: Any) -> frozenset[str]:
     """The paths of the containers of a parsed ``kind`` document whose values are elided from
     ``raw_json`` because a typed raw table holds them: each ``$.series[i].points`` list of
-    ``metrics`` (``raw_metric_point``) and the ``$.entries`` list of ``logs``
-    (``raw_log_line``). Empty for every other kind and for any other shape."""
+    ``metrics`` (``raw_metric_point``), the ``$.entries`` list of ``logs``
+    (``raw_log_line``) and the ``$.seals`` map of ``seals`` (``raw_evidence_check``). Empty for
+    every other kind and for any other shape."""
     if type(obj) is not dict:
         return frozenset()
     if kind == "metrics":
@@ -77,6 +78,8 @@ def bulk_paths(kind: str, obj: Any) -> frozenset[str]:
                          if type(s) is dict and type(s.get("points")) is list)
     if kind == "logs" and type(obj.get("entries")) is list:
         return frozenset(("$.entries",))
+    if kind == "seals" and type(obj.get("seals")) is dict:  # raw_evidence_check holds them
+        return frozenset(("$.seals",))
     return frozenset()
 
 

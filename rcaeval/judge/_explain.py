@@ -127,12 +127,14 @@ def _evidence_label(ev: dict[str, Any]) -> str:
 
 def explain_tree(packet: dict[str, Any],
                  file_problems: list[str] | None = None,
-                 hits: list[dict[str, Any]] | None = None) -> Tree:
+                 hits: list[dict[str, Any]] | None = None,
+                 integrity: list[str] | None = None) -> Tree:
     """A rich Tree of a judgment packet: verdict, then buckets, checks and their evidence;
     ``file_problems`` (one line per file extraction could not parse or read, with the line and
     byte of a parse error) are listed under the bundle; with ``hits``
     (:func:`load_detector_hits`), a last node lists every detector's matched sentences and
-    the rule that decided each."""
+    the rule that decided each. ``integrity`` (:func:`rcaeval.report.describe_integrity`):
+    what the seal and incident-data checks of the evidence found."""
     verdict, rest = _head(packet)
     head = (
         f"[bold]{escape(packet['run_id'])} / {escape(packet['case_id'])}[/bold]  "
@@ -147,6 +149,13 @@ def explain_tree(packet: dict[str, Any],
         files = tree.add(f"[yellow]files not used ({len(file_problems)}):[/yellow]")
         for line in file_problems:
             files.add(escape(line))
+    if integrity:
+        facts = packet.get("facts") or {}
+        bad = facts.get("evidence.unsealed_records") or facts.get(
+            "evidence.contradicts_incident_data")
+        node = tree.add(f"[{'red' if bad else 'dim'}]evidence:[/] {escape(integrity[0])}")
+        for line in integrity[1:]:
+            node.add(escape(line))
     for b in packet.get("buckets", []):
         status = b.get("status")
         node = tree.add(

@@ -117,6 +117,8 @@ __all__ += ["KERNEL_NAME", "NotebookRender", "ReleaseGateRender", "render_explor
             "render_regression_notebook", "render_release_gate_notebook"]
 
 # Machine-readable results (--results-json, --junit-xml) and file problems (docs/results.md).
+from rcaeval.report._integrity import describe as describe_integrity  # noqa: E402
+from rcaeval.report._integrity import integrity_of  # noqa: E402
 from rcaeval.report._junit import junit_xml, write_junit_xml  # noqa: E402
 from rcaeval.report._parse_errors import describe as describe_file_problem  # noqa: E402
 from rcaeval.report._parse_errors import parse_errors_of  # noqa: E402
@@ -126,8 +128,9 @@ from rcaeval.report._results import (  # noqa: E402
     write_results_json,
 )
 
-__all__ += ["RESULTS_SCHEMA", "describe_file_problem", "junit_xml", "parse_errors_of",
-            "run_results", "write_junit_xml", "write_results_json"]
+__all__ += ["RESULTS_SCHEMA", "describe_file_problem", "describe_integrity", "integrity_of",
+            "junit_xml", "parse_errors_of", "run_results", "write_junit_xml",
+            "write_results_json"]
 
 # A repeat group against the baseline: rates and a significance test (docs/baselines.md).
 from rcaeval.report._repeat_diff import (  # noqa: E402

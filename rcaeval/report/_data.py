@@ -13,6 +13,7 @@ from rcaeval._paths import read_query
 from rcaeval._vocab import UNFINISHED_BY_STATUS
 from rcaeval.errors import NotFoundError
 from rcaeval.metrics import compute_metrics
+from rcaeval.report._integrity import integrity_of
 from rcaeval.store import BUCKET_ORDER, Store
 
 RUN_COLUMNS = ("run_id", "suite_id", "suite_version", "agent_spec", "agent_hash", "source",
@@ -53,6 +54,9 @@ class RunData:
     """Files extraction could not parse or read (queries/report/file_problems.sql)."""
     trajectory: pl.DataFrame | None = None
     """Per-case trajectory and efficiency (queries/report/trajectory.sql)."""
+    integrity: dict[str, dict[str, Any]] | None = None
+    """Per case, what the evidence seal and incident-data checks found
+    (rcaeval.report._integrity)."""
 
     @property
     def run_id(self) -> str:
@@ -115,6 +119,7 @@ def load_run(store: Store, run_id: str) -> RunData:
         .row(0, named=True),
         file_problems=_query(store, "file_problems", {"run_id": run_id}),
         trajectory=_query(store, "trajectory", {"run_id": run_id}),
+        integrity=integrity_of(store, run_id),
     )
 
 

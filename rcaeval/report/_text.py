@@ -27,6 +27,8 @@ from rcaeval.report._fmt import (
     one_line,
     table,
 )
+from rcaeval.report._integrity import describe as describe_integrity
+from rcaeval.report._integrity import run_summary as run_integrity
 from rcaeval.report._trajectory import case_block as trajectory_block
 from rcaeval.report._trajectory import summary_lines as trajectory_summary
 from rcaeval.store import Store
@@ -110,6 +112,11 @@ def _usage_lines(cases: list[dict[str, Any]]) -> list[str]:
         _kv("tokens", ", ".join(parts) + f" ({reported} of {n} cases reported)"),
         _kv("cost", f"{fmt_cost(cost)} ({k_cost} of {n} cases reported)"),
     ]
+
+
+def _integrity_lines(ctx: ReportContext, n_cases: int) -> list[str]:
+    rows = ctx.data.integrity
+    return [_kv("evidence", run_integrity(rows, n_cases))] if rows else []
 
 
 def _semantic_lines(ctx: ReportContext) -> list[str]:
@@ -196,6 +203,7 @@ def render_report(ctx: ReportContext) -> str:
         *_usage_lines(cases),
         *trajectory_summary(_trajectory_rows(ctx), _kv),
         *_semantic_lines(ctx),
+        *_integrity_lines(ctx, len(cases)),
         "",
         *_baseline_block(ctx),
         "",
@@ -284,6 +292,9 @@ def _case_detail(ctx: ReportContext, c: dict[str, Any]) -> list[str]:
             lines.append(f"      evidence: {evidence}")
     if not checks:
         lines.append("  (none)")
+    integrity = describe_integrity((ctx.data.integrity or {}).get(cid))
+    lines.append(_kv("evidence", integrity[0]))
+    lines += [f"  - {one_line(p, 300)}" for p in integrity[1:]]
     problems = ctx.data.file_problems_of(cid)
     if problems:
         from rcaeval.report._parse_errors import describe
