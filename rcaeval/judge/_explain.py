@@ -193,12 +193,14 @@ def case_anchor(case_id: str) -> str:
     return f"case-{safe}"
 
 
-def explain_html(packet: dict[str, Any], shadow: dict[str, Any] | None = None) -> str:
+def explain_html(packet: dict[str, Any], shadow: dict[str, Any] | None = None,
+                 integrity: list[str] | None = None) -> str:
     """The same bucket -> check -> evidence tree as :func:`explain_tree`, as an HTML
     ``<section>`` whose id is :func:`case_anchor` of the case (static, no scripts). With the
     case's semantic ``shadow`` (:func:`rcaeval.semantic.load_shadow`), the section ends with
     what ``rcaeval explain`` prints after the tree
-    (:func:`rcaeval.semantic.side_by_side_html`); without, nothing is added."""
+    (:func:`rcaeval.semantic.side_by_side_html`); without, nothing is added. ``integrity``:
+    the evidence seal / incident-data lines of :func:`rcaeval.report.describe_integrity`."""
     h = html.escape
     verdict, rest = _head(packet)
     out = [f'<section class="rcaeval-case" id="{case_anchor(packet["case_id"])}">',
@@ -208,7 +210,12 @@ def explain_html(packet: dict[str, Any], shadow: dict[str, Any] | None = None) -
     bundle = packet.get("bundle") or {}
     out.append(f"<p><b>bundle:</b> {h(str(bundle.get('status')))} "
                f"<code>{h(str(bundle.get('dir') or ''))}</code> {h(bundle.get('reason') or '')}"
-               "</p><ul>")
+               "</p>")
+    if integrity:
+        out.append(f"<p><b>evidence:</b> {h(integrity[0])}</p>")
+        if integrity[1:]:
+            out.append("<ul>" + "".join(f"<li>{h(x)}</li>" for x in integrity[1:]) + "</ul>")
+    out.append("<ul>")
     for b in packet.get("buckets", []):
         status = str(b.get("status"))
         out.append(f'<li><span class="v-{h(status)}">{h(b["bucket"])}: {h(status)}</span>'

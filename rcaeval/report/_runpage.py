@@ -95,15 +95,18 @@ def drilldown_html(store: Store, run_id: str) -> str:
     """Every judged case's bucket -> check -> evidence tree (:func:`rcaeval.judge.explain_html`)
     as consecutive ``<section>`` elements, with the page's drill-down styles; a case judged
     with the semantic shadow also shows it (status, deterministic vs blended, detectors vs
-    model per diagnosis check), with :data:`SEMANTIC_CSS` added."""
+    model per diagnosis check), with :data:`SEMANTIC_CSS` added. Each case says what its
+    evidence seal and incident-data checks found (docs/judge.md, "Sealed evidence")."""
     from rcaeval.judge import explain_html, load_judgment
+    from rcaeval.report._integrity import describe, integrity_of
     from rcaeval.semantic import load_shadows
 
     ids = store.judgments(run_id=run_id)["case_id"].to_list()
     shadows = load_shadows(store, run_id)
+    integrity = integrity_of(store, run_id)
     css = DRILLDOWN_CSS + (SEMANTIC_CSS if shadows else "")
-    return css + "".join(explain_html(load_judgment(store, run_id, c), shadows.get(c))
-                         for c in ids)
+    return css + "".join(explain_html(load_judgment(store, run_id, c), shadows.get(c),
+                                      describe(integrity.get(c))) for c in ids)
 
 
 def show_html(markup: str) -> None:

@@ -215,7 +215,7 @@ def execute_case(
         a0 = time.monotonic()
         seal_key: bytes | None = None
         try:
-            with host_tools(ws) as seal_key:
+            with host_tools(ws, replay=getattr(adapter, "name", None) == "replay") as seal_key:
                 outcome = adapter.run_case(ws, timeout_s=limit, turn_timeout_s=turn_timeout_s)
         except Exception as exc:  # noqa: BLE001 - an adapter bug must not kill the run
             outcome = AgentOutcome(status="errored", error=f"adapter error: {exc!r}",

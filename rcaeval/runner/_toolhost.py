@@ -72,11 +72,11 @@ def _wait_listening(fd: int, proc: subprocess.Popen[bytes], timeout_s: float) ->
 
 
 @contextmanager
-def host_tools(ws: Workspace) -> Iterator[bytes | None]:
+def host_tools(ws: Workspace, *, replay: bool = False) -> Iterator[bytes | None]:
     """Run the case's sealing tool server for the duration of the block; yields its seal
-    key, or ``None`` without tools or when the server did not start (its stderr is in
-    ``.rcaeval/tools.stderr``)."""
-    if ws.tools == "files":
+    key, or ``None`` without tools, for a replay agent (it copies a recorded bundle and calls
+    no tool) or when the server did not start (its stderr is in ``.rcaeval/tools.stderr``)."""
+    if ws.tools == "files" or replay:
         yield None
         return
     key = secrets.token_bytes(32)

@@ -58,14 +58,24 @@ class IncidentTools:
     def __init__(self, data: CaseData, bundle_dir: str | Path, *,
                  seal_key: bytes | None = None) -> None:
         self.data = data
-        self.writer = BundleWriter(
-            bundle_dir, cluster_id=data.cluster_id,
-            time_window=(data.window_start, data.window_end)
-            if data.window_start and data.window_end else None, seal_key=seal_key)
+        self._bundle = (bundle_dir, seal_key)
+        self._writer: BundleWriter | None = None
         self._lock = threading.Lock()
         self._started = False
         self._collecting = False
         self.data_start, self.data_end = data.data_range()
+
+    @property
+    def writer(self) -> BundleWriter:
+        """The bundle writer, opened at the first call (a server the runner starts before
+        the agent writes nothing until the agent calls a tool)."""
+        if self._writer is None:
+            d = self.data
+            self._writer = BundleWriter(
+                self._bundle[0], cluster_id=d.cluster_id,
+                time_window=(d.window_start, d.window_end)
+                if d.window_start and d.window_end else None, seal_key=self._bundle[1])
+        return self._writer
 
     # -- the call wrapper --------------------------------------------------------------------
     def call(self, tool: str, args: Mapping[str, Any], fn: Callable[[], dict[str, Any]],
