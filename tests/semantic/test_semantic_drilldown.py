@@ -18,6 +18,7 @@ from semantic_kit import BLENDED_CASE, CASES, DET_CASE, RECORDED, RUN, needs_sam
 import rcaeval.store as st
 from rcaeval.cli import main
 from rcaeval.judge import case_anchor, explain_html, load_judgment
+from rcaeval.report import describe_integrity, integrity_of
 from rcaeval.report import case_links_html, case_table, drilldown_html
 from rcaeval.report._runpage import CASE_COLUMNS, DRILLDOWN_CSS
 from rcaeval.semantic import blended_verdicts, load_shadow, load_shadows
@@ -64,8 +65,9 @@ def test_drilldown_shows_the_shadow_beside_the_deterministic_tree(sem_store):
         shadow = load_shadow(s, RUN, BLENDED_CASE)
         assert shadow is not None and set(load_shadows(s, RUN)) == set(CASES)
         # the deterministic tree, unchanged and first, then the shadow in the same section
-        det_only = explain_html(packet)
-        assert blended == explain_html(packet, shadow)
+        ev = describe_integrity(integrity_of(s, RUN).get(BLENDED_CASE))
+        det_only = explain_html(packet, integrity=ev)
+        assert blended == explain_html(packet, shadow, ev)
         assert blended.startswith(det_only.removesuffix("</section>"))
         semantic = blended[len(det_only) - len("</section>"):]
         assert semantic.startswith('<div class="rcaeval-semantic"><p><b>semantic shadow:</b> '
@@ -105,7 +107,9 @@ def test_drilldown_shows_the_shadow_beside_the_deterministic_tree(sem_store):
 
         # a run without the shadow: no semantic column, no semantic markup, no extra styles
         plain_page = drilldown_html(s, PLAIN)
-        assert plain_page == DRILLDOWN_CSS + explain_html(load_judgment(s, PLAIN, DET_CASE))
+        assert plain_page == DRILLDOWN_CSS + explain_html(
+            load_judgment(s, PLAIN, DET_CASE),
+            integrity=describe_integrity(integrity_of(s, PLAIN).get(DET_CASE)))
         assert "semantic" not in plain_page and "v-tie" not in plain_page
         assert load_shadows(s, PLAIN) == {} and load_shadow(s, PLAIN, DET_CASE) is None
         assert "blended_verdict" not in case_table(s, PLAIN).columns
