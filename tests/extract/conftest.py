@@ -98,7 +98,7 @@ def con() -> duckdb.DuckDBPyConnection:
     c.execute(read_query("migrations/0009_raw_bundle_seq.sql"))
     c.execute(read_query("migrations/0014_raw_json_elided.sql"))
     c.execute(read_query("migrations/0017_output_item.sql"))
-    c.execute(read_query("migrations/0018_raw_evidence_check.sql"))
+    c.execute(read_query("migrations/0019_raw_evidence_check.sql"))
     yield c
     c.close()
 

@@ -299,7 +299,7 @@ def test_file_store_checkpoints_between_batches_past_the_log_limit(
     db = tmp_path / "s.duckdb"
     con = ddb.connect(str(db))
     for m in ("0001_init", "0009_raw_bundle_seq", "0014_raw_json_elided", "0017_output_item",
-              "0018_raw_evidence_check"):
+              "0019_raw_evidence_check"):
         con.execute(read_query(f"migrations/{m}.sql"))
     con.execute("CHECKPOINT")
     logs: list[int] = []

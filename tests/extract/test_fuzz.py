@@ -55,7 +55,7 @@ def test_random_bundles_extract_without_errors(files: dict[str, bytes]) -> None:
         con.execute(read_query("migrations/0009_raw_bundle_seq.sql"))
         con.execute(read_query("migrations/0014_raw_json_elided.sql"))
         con.execute(read_query("migrations/0017_output_item.sql"))
-        con.execute(read_query("migrations/0018_raw_evidence_check.sql"))
+        con.execute(read_query("migrations/0019_raw_evidence_check.sql"))
         summary = extract_cases(con, [CaseRef("r", "c", case)], workers=1, progress=False)
         assert summary.errors == []
         assert summary.resolved == 1
