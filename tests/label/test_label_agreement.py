@@ -117,3 +117,45 @@ def test_agreement_cli_table_csv_json(labelled: Path) -> None:
     assert none.returncode == 6 and "no labels for run 'rec-nope'" in none.stderr
     bad = cli("label", "agreement", "--db", str(labelled), "--judge", "oracle")
     assert bad.returncode == 3
+
+
+def test_blended_against_people_where_the_shadow_decides(tmp_path: Path) -> None:
+    """A shadow that passes every diagnosis check turns a misdiagnosis into a blended pass;
+    against a label that says fail, blended agrees less than deterministic."""
+    import shlex
+    import shutil
+    import sys
+
+    import yaml
+    from label_kit import REPO
+
+    from rcaeval.judge import judge_audit
+    from rcaeval.semantic import SemanticConfig
+
+    case = "kill-query-chain-001"
+    audits = tmp_path / "audits" / "rec-misdiagnosis"
+    shutil.copytree(REPO / "data" / "recorded" / "rec-misdiagnosis" / case, audits / case)
+    registry = tmp_path / "registry"
+    shutil.copytree(REPO / "data" / "registry", registry)
+    judge_yaml = registry / "cases" / case / "judge.yaml"
+    doc = yaml.safe_load(judge_yaml.read_text("utf-8"))
+    doc["judge"]["diagnosis"]["mode"] = "blended"
+    judge_yaml.write_text(yaml.safe_dump(doc, sort_keys=False), "utf-8")
+    provider = "command:" + shlex.join([sys.executable,
+                                        str(Path(__file__).parent / "agents" /
+                                            "shadow_all_pass.py")])
+    sheet = write_sheet(tmp_path / "l.csv", [label(
+        "rec-misdiagnosis", case, verdict="fail", root_cause_correct="no",
+        overrides="identifies_kill_query_chain=fail; avoids_cpu_hotspot_misdiagnosis=fail")])
+    with st.connect(tmp_path / "b.duckdb") as s:
+        judge_audit(s, tmp_path / "audits", registry, write_files=False, workers=1,
+                    semantic=SemanticConfig(provider=provider))
+        lb.import_sheet(s, sheet)
+        det = lb.agreement(s)
+        blended = lb.agreement(s, judge="blended")
+    assert det.total("verdict")["agree"] == 1 and det.total("check")["agree"] == 2
+    assert blended.total("verdict")["agree"] == 0 and blended.total("check")["agree"] == 0
+    assert blended.judge == "blended"
+    assert set(blended.disagreements["item"]) == {
+        "verdict", "diagnosis", "diagnosis.identifies_kill_query_chain",
+        "diagnosis.avoids_cpu_hotspot_misdiagnosis"}

@@ -1,6 +1,6 @@
 """A store judged from data/recorded (shared by the notebook, chart and run-page tests): the
 runs rec-thorough and rec-shallow are smoke-suite runs and rec-thorough is promoted into a copy
-of the registry as the suite's baseline."""
+of the registry as the suite's baseline; the shipped sample labels are imported."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import yaml
 
 import rcaeval.store as st
 from rcaeval.judge import judge_audit
+from rcaeval.label import import_sheet
 from rcaeval.report import diff_against_baseline, promote_baseline
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,5 +37,7 @@ def store_with_baseline(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path,
             [str(suite["version"])],
         )
         promote_baseline(s, "rec-thorough", registry, audit_root=DATA / "recorded", force=True)
+        # the shipped sample labels, for the explore notebook's agreement section
+        import_sheet(s, DATA / "recorded" / "labels.csv")
         assert diff_against_baseline(s, "rec-shallow", registry).gate_failed
     return db, registry

@@ -63,6 +63,14 @@ def test_explore_renders_slices_and_paired_comparison(store_with_baseline: tuple
     assert text.count("<th>case_type</th><th>agent_name</th><th>cases</th>") == 1
     # bucket pass rates: one column per agent (the title says "by agent")
     assert re.search(r"<th>bucket</th>(<th>rec-[\w-]+</th>){7}</tr>", text)
+    # agreement with human labels: level totals, items, disagreements linked to drill-downs
+    assert "Agreement with human labels" in text and "80</strong> labels" in text
+    assert ("<th>level</th><th>n</th><th>agree</th><th>disagree</th><th>ties</th>"
+            "<th>agreement</th><th>agreement_low</th><th>agreement_high</th><th>kappa</th>") in text
+    assert "<td>diagnosis.gives_remediation</td><td class=\"num\">67</td>" in text
+    links = set(re.findall(r'href="#(case-rec-[^"]+)"', text))
+    assert len(links) == 20 and all(f'id="{a}"' in text for a in links)
+    assert text.index("Trajectory by agent") < text.index("Agreement with human labels")
     assert raw_numbers(text) == []
     assert_page_palette(text)
     bad = subprocess.run([sys.executable, "-m", "rcaeval", "notebook", "explore", "--db",
