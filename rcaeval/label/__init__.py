@@ -12,12 +12,12 @@ store and back in, agreement of the judge with people, and a gate on it.
 
 from __future__ import annotations
 
-from rcaeval.label._agreement import JUDGES, LEVELS, Agreement, agreement, record_baseline
+from rcaeval.label._agreement import JUDGES, Agreement, agreement, record_baseline
 from rcaeval.label._chart import agreement_chart
 from rcaeval.label._gate import GateResult, gate
 from rcaeval.label._import import ImportResult, import_sheet, label_history
-from rcaeval.label._sheet import FILL_FIELDS, REQUIRED_COLUMNS, export_sheet
+from rcaeval.label._sheet import FILL_FIELDS, export_sheet
 
-__all__ = ["FILL_FIELDS", "JUDGES", "LEVELS", "REQUIRED_COLUMNS", "Agreement", "GateResult",
+__all__ = ["FILL_FIELDS", "JUDGES", "Agreement", "GateResult",
            "ImportResult", "agreement", "agreement_chart", "export_sheet", "gate", "import_sheet",
            "label_history", "record_baseline"]
