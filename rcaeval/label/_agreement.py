@@ -53,6 +53,11 @@ def prepare(store: Store, *, run_id: str | None = None,
             judge_version: str | None = None) -> int:
     """Build the labels' temp tables (label_effective, label_human) on the store's
     connection; returns the number of effective labels."""
+    if "eval_label" not in store.tables():
+        from rcaeval.errors import NotFoundError
+
+        raise NotFoundError(f"{store.label} has no label tables (migration 0020): open it "
+                            "writable once (`rcaeval db migrate`), then `rcaeval label import`")
     con = store.con
     con.execute(read_query("label/effective.sql"),
                 {"run_id": run_id, "judge_version": judge_version})
