@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RAY_STAMP := $(VENV)/.installed-ray
 
-.PHONY: demo test test-slow test-ray lint venv clean sandbox-deps browser-deps harnesses prometheus-deps
+.PHONY: demo test test-slow test-ray lint venv clean sandbox-deps browser-deps harnesses prometheus-deps lab-deps
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -50,6 +50,18 @@ prometheus-deps:
 	      || (apt-get update -q && apt-get install -y -q --no-install-recommends prometheus prometheus-alertmanager)) >/dev/null 2>&1 \
 	      || echo "note: could not install prometheus; the capture test is skipped"; \
 	  else echo "note: prometheus is not installed; the capture test is skipped (apt-get install prometheus prometheus-alertmanager)"; fi; }
+
+# The incident lab (docs/lab.md; tests/lab, slow) runs Debian's PostgreSQL 15, Prometheus,
+# its postgres and node exporters and stress-ng on 127.0.0.1; its tests are skipped, with a
+# reason, where these are absent.
+LAB_PKGS = postgresql-15 prometheus prometheus-postgres-exporter prometheus-node-exporter stress-ng
+lab-deps:
+	@[ "$$(dpkg-query -W -f='$${Status}\n' $(LAB_PKGS) 2>/dev/null | grep -c 'install ok installed')" = 5 ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get install -y -q --no-install-recommends $(LAB_PKGS) \
+	      || (apt-get update -q && apt-get install -y -q --no-install-recommends $(LAB_PKGS))) >/dev/null 2>&1 \
+	      || echo "note: could not install the lab's packages; the lab tests are skipped"; \
+	  else echo "note: the lab's packages are not installed; the lab tests are skipped (apt-get install $(LAB_PKGS))"; fi; }
 
 demo: $(STAMP) sandbox-deps
 	$(BIN)/rcaeval validate

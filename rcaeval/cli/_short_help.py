@@ -81,6 +81,13 @@ SHORT_HELP: dict[str, str] = {
     "synth": "Generate sample registries and recorded runs",
     "synth sample": "Regenerate the smoke suite and recorded runs",
     "synth runs": "Stream recorded runs for benchmarks",
+    "lab": "The incident lab: live faults on PostgreSQL + Prometheus",
+    "lab up": "Start the lab fresh (cleaning up a killed run)",
+    "lab down": "Stop everything the lab started",
+    "lab status": "Components, targets, firing alerts, scenario",
+    "lab scenarios": "List the fault scenarios",
+    "lab inject": "Inject a scenario's fault and wait for its alert",
+    "lab revert": "Undo a scenario's fault and check recovery",
     "tools": "Incident tools over MCP",
     "tools serve": "Serve one case's incident tools over MCP",
 }

@@ -1,0 +1,93 @@
+"""The lab's scenario files: every shipped one validates; bad input is an input error that
+names the file and the field (exit 3 from the CLI)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rcaeval.cli import main
+from rcaeval.errors import InputError, NotFoundError
+from rcaeval.lab import load_scenario, load_scenario_file, load_scenarios
+from rcaeval.lab._scenario import SCENARIO_DIR, alert_names
+
+SHIPPED = sorted(SCENARIO_DIR.glob("*.yaml"))
+
+
+def test_shipped_scenarios_validate_and_name_real_alerts():
+    got = load_scenarios()
+    assert len(got) >= 4
+    assert {s.id for s in got} == {p.stem for p in SHIPPED}
+    names = alert_names()
+    assert all(s.expected_alert.name in names for s in got)
+    # one injector of each kind of the catalog is exercised
+    assert {s.injector.kind for s in got} == {"sql", "session", "stop_component"}
+
+
+def _write(tmp_path: Path, doc: dict, name: str = "lab-dropped-index") -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+def _base() -> dict:
+    return yaml.safe_load((SCENARIO_DIR / "lab-dropped-index.yaml").read_text())
+
+
+@pytest.mark.parametrize(("mutate", "field", "words"), [
+    (lambda d: d.pop("recovery"), "recovery", "Field required"),
+    (lambda d: d["injector"].update(kind="fork_bomb"), "injector", "kind"),
+    (lambda d: d["injector"].update(file="nope.sql"), "injector.file", "nope.sql"),
+    (lambda d: d["injector"].update(file="../setup.sql"), "injector.file", "../setup.sql"),
+    (lambda d: d["expected_alert"].update(name="NoSuchAlert"), "expected_alert.name",
+     "LabSeqScanStorm"),
+    (lambda d: d["expected_alert"].update(within_s=1), "expected_alert.within_s", "5"),
+    (lambda d: d["judge"]["detectors"]["asserts_missing_index"].update(any=["(unclosed"]),
+     "judge.detectors.asserts_missing_index.any", "not a regex"),
+    (lambda d: d["judge"].update(required_channels=["telepathy"]), "judge.required_channels.0",
+     "metrics"),
+    (lambda d: d["ground_truth"].update(family="Missing Index"), "ground_truth.family",
+     "pattern"),
+    (lambda d: d.update(id="lab-other"), "id", "file name"),
+    (lambda d: d.update(extra_key=1), "extra_key", "Extra inputs"),
+])
+def test_bad_scenario_names_file_and_field(tmp_path, mutate, field, words):
+    doc = _base()
+    mutate(doc)
+    path = _write(tmp_path, doc)
+    with pytest.raises(InputError) as err:
+        load_scenario_file(path)
+    assert err.value.file == str(path)
+    assert err.value.field is not None and err.value.field.startswith(field)
+    assert words in str(err.value)
+
+
+def test_not_yaml_names_the_line(tmp_path):
+    path = tmp_path / "lab-x.yaml"
+    path.write_text("id: lab-x\ntitle: a: b\n")
+    with pytest.raises(InputError) as err:
+        load_scenario_file(path)
+    assert err.value.file == str(path) and err.value.line == 2
+
+
+def test_unknown_scenario_lists_known():
+    with pytest.raises(NotFoundError, match="lab-dropped-index"):
+        load_scenario("lab-no-such")
+
+
+def test_cli_bad_scenario_exits_3(tmp_path, capsys):
+    doc = _base()
+    doc["injector"]["revert"] = "missing.sql"
+    path = _write(tmp_path, doc)
+    code = main(["lab", "inject", str(path), "--dir", str(tmp_path / "lab")])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert str(path) in err and "injector.revert" in err
+
+
+def test_cli_inject_without_a_running_lab_is_an_infra_error(tmp_path, capsys):
+    code = main(["lab", "inject", "lab-dropped-index", "--dir", str(tmp_path / "lab")])
+    assert code == 7
+    assert "not running" in capsys.readouterr().err
