@@ -125,3 +125,41 @@ def register(app: typer.Typer) -> None:
             got["recovery"] = check_recovery(sc, lab_dir)
             text += ("; recovered" if got["recovery"]["resolved"] else "; NOT recovered")
         _print(got, as_json, text)
+
+    @lab_app.command("tools")
+    def tools(
+        bundle_dir: Annotated[Path, typer.Option(
+            "--bundle-dir", help="Where calls are recorded as a run bundle.")],
+        lab_dir: Annotated[Path | None, _DIR] = None,
+        transport: Annotated[str, typer.Option(
+            "--transport", help="stdio, or http (streamable HTTP on 127.0.0.1)")] = "stdio",
+        port: Annotated[int, typer.Option(
+            "--port", help="HTTP port (0: a free one; the URL is printed on stderr)")] = 0,
+    ) -> None:
+        """Serve the running lab's live incident tools over MCP (plus the database views).
+
+        Over HTTP every request needs `Authorization: Bearer TOKEN`: the token in
+        $RCAEVAL_MCP_TOKEN, else a fresh one printed on stderr."""
+        import os
+        import secrets
+        import sys
+
+        from rcaeval.errors import InputError
+        from rcaeval.lab import default_dir
+        from rcaeval.lab._live_server import serve_live
+        from rcaeval.tools._guard import TOKEN_ENV
+
+        if transport not in ("stdio", "http"):
+            raise InputError(f"--transport must be stdio or http, got {transport!r}",
+                             field="--transport")
+        token = None
+        if transport == "http":
+            token = os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(24)
+            if not os.environ.get(TOKEN_ENV):
+                print(f"rcaeval incident tools token: {token}", file=sys.stderr, flush=True)
+
+        def on_listen(url: str) -> None:
+            print(f"rcaeval incident tools: {url}", file=sys.stderr, flush=True)
+
+        serve_live((lab_dir or default_dir()).resolve(), bundle_dir, transport=transport,
+                   port=port, token=token, on_listen=on_listen)

@@ -88,6 +88,7 @@ SHORT_HELP: dict[str, str] = {
     "lab scenarios": "List the fault scenarios",
     "lab inject": "Inject a scenario's fault and wait for its alert",
     "lab revert": "Undo a scenario's fault and check recovery",
+    "lab tools": "Serve the running lab's live incident tools (MCP)",
     "tools": "Incident tools over MCP",
     "tools serve": "Serve one case's incident tools over MCP",
 }

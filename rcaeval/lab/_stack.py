@@ -341,6 +341,7 @@ def firing_alerts(state: dict[str, Any]) -> list[dict[str, Any]]:
     if not got:
         return []
     return [{"name": a["labels"].get("alertname"), "labels": a["labels"],
+             "summary": (a.get("annotations") or {}).get("summary", ""),
              "active_at": a.get("activeAt")} for a in got["data"]["alerts"]
             if a.get("state") == "firing"]
 

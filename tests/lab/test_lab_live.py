@@ -6,6 +6,7 @@ unprivileged user) and as an ordinary user elsewhere."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -86,6 +87,8 @@ def test_lab_up_inject_alert_revert_down(lab_dir):
               .splitlines()]
     assert events[-1]["action"] == "inject" and events[-1]["scenario"] == sc.id
 
+    _live_tools_see_the_lock(lab_dir, lab_dir / "bundle")
+
     rec = _cli("revert", sc.id, "--dir", str(lab_dir))
     assert rec["recovery"]["resolved"] is True
     assert lab.firing_alerts(state) == [] or all(
@@ -96,3 +99,43 @@ def test_lab_up_inject_alert_revert_down(lab_dir):
     assert _pids_with(str(lab_dir)) == []
     assert not any(port_open(p) for p in state["ports"].values())
     assert _cli("status", "--dir", str(lab_dir))["running"] is False
+
+
+def _live_tools_see_the_lock(lab_dir: Path, bundle: Path) -> None:
+    """An MCP client of `rcaeval lab tools` (stdio) finds the lock in the live telemetry, and
+    what the tools returned is recorded into the bundle as for a recorded case."""
+    from mcp import Client, StdioServerParameters
+
+    from rcaeval.examples._mcp import client_caller
+
+    params = StdioServerParameters(command=sys.executable, args=[
+        "-m", "rcaeval", "lab", "tools", "--dir", str(lab_dir), "--bundle-dir", str(bundle)])
+
+    async def main() -> dict:
+        async with Client(params) as client:
+            call = client_caller(client)
+            return {
+                "ticket": await call("get_ticket", {}),
+                "metric": await call("query_metrics",
+                                     {"name": "lab_activity_lock_waiting_backends"}),
+                "alerts": await call("get_alerts", {"status": "fail"}),
+                "locks": await call("query_database_view", {"view": "pg_locks"}),
+                "logs": await call("search_logs", {"pattern": "still waiting"}),
+                "events": await call("list_events", {}),
+            }
+    got = asyncio.run(main())
+    assert "LabLockWaits" in got["ticket"]["ticket"]["summary"]
+    points = got["metric"]["series"][0]["points"]
+    assert max(v for _, v in points) >= 1
+    assert "LabLockWaits" in [c["name"] for c in got["alerts"]["checks"]]
+    rows = got["locks"]["rows"]
+    assert rows and all(r["relation"] == "pgbench_accounts" for r in rows)
+    assert any("pg_sleep" in (r.get("blocker_query") or "") for r in rows)
+    assert got["logs"]["total"] >= 1
+    # the change event says a batch job started, never which scenario or script
+    ev = got["events"]["events"]
+    assert ev and ev[-1]["reason"] == "JobStarted"
+    assert "lock" not in json.dumps(ev).lower() and "scenario" not in json.dumps(ev)
+    recorded = json.loads((bundle / "evidences" / "queries.json").read_text())
+    assert {r["id"] for r in rows} <= {q["id"] for q in recorded["queries"]}
+    assert (bundle / "evidences" / "metrics.json").is_file()

@@ -1,0 +1,50 @@
+"""The lab's live MCP server: the incident tools' server (``rcaeval.tools.build_server``) over
+:class:`~rcaeval.lab._live.LiveIncidentTools`, plus the restricted database view tool.
+
+No ``from __future__ import annotations`` here: the SDK reads the tool function's annotations
+at runtime."""
+
+import asyncio
+from pathlib import Path
+from typing import Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from rcaeval.lab._dbview import VIEW_LIMIT_MAX, query_view
+from rcaeval.lab._live import LabSource, LiveIncidentTools
+from rcaeval.tools._guard import run_stdio
+from rcaeval.tools._server import _serve_http, build_server
+from rcaeval.tools._tools import ToolInputError
+
+
+def build_live_server(tools: LiveIncidentTools) -> MCPServer:
+    server = build_server(tools)
+
+    @server.tool(description="A read-only view of the live database: pg_stat_activity "
+                 "(client sessions, longest transaction first), pg_locks (waiting lock "
+                 "requests with the sessions blocking them) or pg_stat_statements (statements "
+                 f"by total time); at most {VIEW_LIMIT_MAX} rows.")
+    def query_database_view(view: Literal["pg_stat_activity", "pg_locks",
+                                          "pg_stat_statements"],
+                            limit: int | None = None) -> dict[str, Any]:
+        try:
+            return query_view(tools, view, limit)
+        except ToolInputError as exc:
+            raise ToolError(str(exc) or "the call was refused") from exc
+
+    return server
+
+
+def serve_live(lab_dir: Path, bundle_dir: Path, *, transport: str = "stdio", port: int = 0,
+               token: str | None = None, on_listen: Any = None) -> None:
+    """Serve the running lab's live tools until the client disconnects (stdio) or the
+    process is stopped (HTTP on 127.0.0.1, bearer ``token`` required)."""
+    tools = LiveIncidentTools(LabSource(lab_dir), bundle_dir)
+    server = build_live_server(tools)
+    if transport == "stdio":
+        run_stdio(server)
+        return
+    if not token:
+        raise ValueError("the HTTP transport needs a bearer token")
+    asyncio.run(_serve_http(server, "127.0.0.1", port, on_listen, token))
