@@ -1,0 +1,70 @@
+"""The live tools' readers of the lab's own files: the PostgreSQL log and the service's JSON
+log become log lines with stable ids; the injector's log becomes change events that never
+name the scenario or its script."""
+
+from __future__ import annotations
+
+import json
+
+from rcaeval.lab._live import _postgres_logs, _service_logs, change_events, live_metrics
+
+PG = "\n".join([
+    "2026-12-02 02:25:16.517 UTC [3171] app@lab LOG:  process 3171 still waiting for "
+    "RowExclusiveLock on relation 16391 of database 16384 after 1000.073 ms at character 8",
+    "2026-12-02 02:25:16.518 UTC [3171] app@lab DETAIL:  Process holding the lock: 3160. "
+    "Wait queue: 3171.",
+    "not a log line",
+    "2026-12-02 02:23:35.251 UTC [3315] app@lab FATAL:  remaining connection slots are "
+    "reserved for non-replication superuser connections",
+]) + "\n"
+
+
+def test_postgres_log_lines(tmp_path):
+    path = tmp_path / "postgres.log"
+    path.write_text(PG)
+    got = _postgres_logs(path)
+    assert [ln.id for ln in got] == ["L-postgres-00001", "L-postgres-00002", "L-postgres-00004"]
+    assert got[0].ts == "2026-12-02T02:25:16.517Z" and got[0].at is not None
+    assert got[0].level == "INFO" and "still waiting for RowExclusiveLock" in got[0].message
+    assert got[2].level == "ERROR" and got[2].component == "postgresql"
+
+
+def test_service_log_lines(tmp_path):
+    path = tmp_path / "service.jsonl"
+    path.write_text(json.dumps({"ts": "2026-12-02T02:30:35.951Z", "level": "error",
+                                "msg": "database error: canceling statement due to statement "
+                                       "timeout", "route": "deposit", "status": 503}) + "\n")
+    (line,) = _service_logs(path)
+    assert line.id == "L-service-00001" and line.level == "ERROR"
+    assert "statement timeout" in line.message and '"status": 503' in line.message
+
+
+def test_change_events_never_name_the_scenario(tmp_path):
+    path = tmp_path / "injector.jsonl"
+    recs = [
+        {"ts": "2026-12-02T02:30:33.558Z", "action": "inject", "kind": "session",
+         "scenario": "lab-lock-contention", "script": "long_transaction.sql", "clients": 1,
+         "role": "lab"},
+        {"ts": "2026-12-02T02:31:00.000Z", "action": "revert", "kind": "session",
+         "scenario": "lab-lock-contention"},
+        {"ts": "2026-12-02T02:32:00.000Z", "action": "inject", "kind": "sql",
+         "scenario": "lab-dropped-index", "sql": "-- Scenario lab-dropped-index: ...\n"
+         "ALTER TABLE pgbench_accounts DROP CONSTRAINT pgbench_accounts_pkey;\n"},
+        {"ts": "2026-12-02T02:33:00.000Z", "action": "inject", "kind": "stop_component",
+         "scenario": "lab-false-alarm-exporter-stopped", "component": "node_exporter"},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    got = change_events(path)
+    assert [e["reason"] for e in got] == ["JobStarted", "JobStopped", "StatementExecuted",
+                                          "Stopped"]
+    text = json.dumps(got)
+    assert "scenario" not in text and "long_transaction" not in text and "lab-" not in text
+    assert got[2]["message"] == ("role lab ran: ALTER TABLE pgbench_accounts DROP CONSTRAINT "
+                                 "pgbench_accounts_pkey;")
+    assert got[3]["object"] == "process/node_exporter"
+
+
+def test_live_metrics_are_selectors():
+    got = live_metrics()
+    assert "lab_activity_lock_waiting_backends" in got and "up" in got
+    assert all(not m.startswith("#") for m in got)
