@@ -163,3 +163,24 @@ def register(app: typer.Typer) -> None:
 
         serve_live((lab_dir or default_dir()).resolve(), bundle_dir, transport=transport,
                    port=port, token=token, on_listen=on_listen)
+
+    @lab_app.command("capture")
+    def capture(
+        out: Annotated[Path, typer.Option(
+            "--out", help="The case dir to write: REGISTRY/cases/CASE_ID.",
+            show_default=False)],
+        scenario: Annotated[str | None, typer.Option(
+            "--scenario", help="The scenario injected (its title and ground truth go into "
+            "the drafted case).", show_default=False)] = None,
+        lab_dir: Annotated[Path | None, _DIR] = None,
+        force: Annotated[bool, typer.Option("--force", help="Replace an existing case dir.")
+                         ] = False,
+    ) -> None:
+        """Capture the lab's incident window into an offline case (docs/lab.md)."""
+        from rcaeval.lab import default_dir, load_scenario
+        from rcaeval.lab._capture import capture as do_capture
+
+        sc = load_scenario(scenario) if scenario else None
+        got = do_capture(out, (lab_dir or default_dir()).resolve(), scenario=sc, force=force)
+        typer.echo(f"captured {got.series.points} points of {len(got.series.series)} series "
+                   f"into {out}")

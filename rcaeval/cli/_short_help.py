@@ -89,6 +89,7 @@ SHORT_HELP: dict[str, str] = {
     "lab inject": "Inject a scenario's fault and wait for its alert",
     "lab revert": "Undo a scenario's fault and check recovery",
     "lab tools": "Serve the running lab's live incident tools (MCP)",
+    "lab capture": "Capture the lab's incident window into a case",
     "tools": "Incident tools over MCP",
     "tools serve": "Serve one case's incident tools over MCP",
 }

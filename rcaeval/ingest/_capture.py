@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -122,7 +122,8 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
                  kube_events_files: Sequence[str | os.PathLike[str]] = (),
                  cluster: str | None = None, title: str | None = None,
                  family: str | None = None, summary: str | None = None,
-                 force: bool = False) -> CaptureResult:
+                 force: bool = False,
+                 extra: Mapping[str, Any] | None = None) -> CaptureResult:
     """Capture ``window`` (aware datetimes) from the live APIs into the case dir ``out``
     (``REGISTRY/cases/CASE_ID``; ``cases/`` is created when missing): each of ``queries``
     over ``query_range`` of ``prometheus`` at ``step`` (default: about 600 points), the
@@ -131,7 +132,8 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
     events -o json`` file of ``kube_events_files`` in the window. Then the case is drafted
     from that incident data (:func:`rcaeval.authoring.draft_case`, with ``title``,
     ``family`` and ``summary``). No data at all in the window is an input error; nothing
-    is written."""
+    is written. ``extra`` adds incident files a caller read itself (the incident lab: logs,
+    events, slow SQL): ``name`` → a JSON document, or text for a ``logs/NAME.log`` file."""
     from rcaeval.authoring import draft_case
 
     case_dir, case_id = _target(out, force)
@@ -188,6 +190,12 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
                 write_doc(work, "topology.json", topo)
             if ticket := _ticket(case_id, cluster, alerts.checks):
                 write_doc(work, "ticket.json", ticket)
+            for name, doc in (extra or {}).items():
+                if isinstance(doc, str):
+                    (work / name).parent.mkdir(parents=True, exist_ok=True)
+                    (work / name).write_text(doc, encoding="utf-8")
+                else:
+                    write_doc(work, name, doc)
         drafted = draft_case(cases.parent, case_id, stage / "incident", family=family,
                              summary=summary, title=title, force=force)
     finally:

@@ -88,6 +88,7 @@ def test_lab_up_inject_alert_revert_down(lab_dir):
     assert events[-1]["action"] == "inject" and events[-1]["scenario"] == sc.id
 
     _live_tools_see_the_lock(lab_dir, lab_dir / "bundle")
+    _capture_is_an_offline_case(lab_dir, sc)
 
     rec = _cli("revert", sc.id, "--dir", str(lab_dir))
     assert rec["recovery"]["resolved"] is True
@@ -139,3 +140,22 @@ def _live_tools_see_the_lock(lab_dir: Path, bundle: Path) -> None:
     recorded = json.loads((bundle / "evidences" / "queries.json").read_text())
     assert {r["id"] for r in rows} <= {q["id"] for q in recorded["queries"]}
     assert (bundle / "evidences" / "metrics.json").is_file()
+
+
+def _capture_is_an_offline_case(lab_dir: Path, sc) -> None:
+    """`rcaeval lab capture` freezes the window into a case the recorded-case tools serve."""
+    import yaml
+
+    from rcaeval.cli import main
+    from rcaeval.tools._data import load_case_data
+
+    out = lab_dir / "registry" / "cases" / "lab-capture-001"
+    assert main(["lab", "capture", "--dir", str(lab_dir), "--scenario", sc.id,
+                 "--out", str(out)]) == 0
+    judge = yaml.safe_load((out / "judge.yaml").read_text())
+    assert judge["ground_truth"]["root_cause"]["family"] == "lock_contention"
+    data = load_case_data(out)
+    assert any(s["name"] == "lab_activity_lock_waiting_backends"
+               and max(v for _, v in s["points"]) >= 1 for s in data.series)
+    assert any("still waiting" in ln.message for ln in data.logs)
+    assert any(c["name"] == "LabLockWaits" and c["status"] == "fail" for c in data.checks)
