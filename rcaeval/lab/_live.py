@@ -22,6 +22,7 @@ from rcaeval.lab import _http
 from rcaeval.lab._procs import LabError
 from rcaeval.lab._stack import CONFIG, psql, read_state
 from rcaeval.tools._data import CaseData, LogLine, _at
+from rcaeval.tools._logstore import MemoryLogStore
 from rcaeval.tools._tools import IncidentTools
 
 REFRESH_S = 2.0  # Prometheus scrapes every 2 s: fresher data does not exist
@@ -205,7 +206,8 @@ class LabSource:
         data.ticket = data.ticket or (self.ticket(alerts) if alerts else None)
         data.series = self.series(end)
         logs = self.lab_dir / "logs"
-        data.logs = _service_logs(logs / "service.jsonl") + _postgres_logs(logs / "postgres.log")
+        data.log_store = MemoryLogStore(_service_logs(logs / "service.jsonl")
+                                        + _postgres_logs(logs / "postgres.log"))
         data.events = change_events(logs / "injector.jsonl")
         data.checks = self.checks()
         data.components = self.components()
@@ -227,8 +229,8 @@ class LiveIncidentTools(IncidentTools):
     :data:`REFRESH_S` seconds); everything else — paging, ids, recording — is unchanged."""
 
     def __init__(self, source: LabSource, bundle_dir: str | Path,
-                 prompt: str | None = None) -> None:
-        super().__init__(source.case_data(prompt), bundle_dir)
+                 prompt: str | None = None, *, seal_key: bytes | None = None) -> None:
+        super().__init__(source.case_data(prompt), bundle_dir, seal_key=seal_key)
         self.source = source
         self._fresh_at = time.monotonic()
         self._refresh_lock = threading.Lock()
