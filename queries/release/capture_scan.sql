@@ -27,7 +27,10 @@
 --     (distinct); hyp_families: hypothesis families in ranked order; evidence,
 --     tool_executions, knowledge_activations: the capture's lists as parsed here (their
 --     flags still JSON text, evidence supports a list of strings; evidence.sql,
---     tool_execution.sql and activation.sql type them).
+--     tool_execution.sql and activation.sql type them);
+--   knowledge_text, trace_text (the capture/2 columns) and cd_text (the response's
+--     confidence_diagnostics), as text, on every row: validate_trace.sql checks them (the
+--     `ok` screen does not cover them) and trace.sql parses them for the measured rows.
 -- How: one scan of capture_text; each nested column's text is parsed ONCE, by one from_json (NULL for text that is not
 --   JSON: the row is then not ok, and bad_json names the column) whose schema types what the
 --   metrics read and keeps as JSON text the leaves whose JSON type a rule checks (a JSON text
@@ -69,7 +72,8 @@ parsed AS (
            "claims": [{"material": "JSON", "evidence_ids": "VARCHAR[]"}],
            "evidence": [{"id": "VARCHAR", "source": "VARCHAR", "source_group": "VARCHAR",
                          "origin": "VARCHAR", "usable": "JSON",
-                         "dispositive_signature": "VARCHAR", "supports": "VARCHAR[]"}]
+                         "dispositive_signature": "VARCHAR", "supports": "VARCHAR[]"}],
+           "confidence_diagnostics": "JSON"
          }')) AS r,
          try(from_json(i.labels, '{"case_type": "VARCHAR", "expected_outcome": "VARCHAR",
                                "expected_family": "JSON",
@@ -192,7 +196,11 @@ kept AS (
          CASE WHEN s.in_window THEN s.lab END                      AS lab,
          CASE WHEN s.in_window THEN s.h END                        AS h,
          CASE WHEN s.in_window THEN s.tools END                    AS tools,
-         CASE WHEN s.in_window THEN s.activations END              AS activations
+         CASE WHEN s.in_window THEN s.activations END              AS activations,
+         -- capture/2 (validate_trace.sql checks them on every row, trace.sql reads them)
+         s.knowledge                                               AS knowledge_text,
+         s.trace                                                   AS trace_text,
+         CAST(s.r.confidence_diagnostics AS VARCHAR)               AS cd_text
   FROM screened s
 ),
 fam AS (
@@ -233,6 +241,7 @@ SELECT f.src, f.line, f.cid, f.ok, f.measured, f.outside,
        f.r.evidence                                                   AS evidence,
        lower(trim(json_extract_string(f.outage_test, '$')))           AS outage_test,
        f.tools                                                        AS tool_executions,
-       f.activations                                                  AS knowledge_activations
+       f.activations                                                  AS knowledge_activations,
+       f.knowledge_text, f.trace_text, f.cd_text
 FROM fam f
 LEFT JOIN latest_review r ON r.analysis_hash = f.h.analysis_hash;

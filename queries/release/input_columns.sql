@@ -4,7 +4,8 @@
 --   `file_row_number` (0-based) added by the reader; every capture column must be present
 --   (nulls allowed). Scalar columns may be any type (they are written as JSON values);
 --   nested columns (response, harness, labels, tool_executions, knowledge_activations,
---   review_ids) may be JSON text or structs/lists.
+--   review_ids; capture/2: knowledge, trace -- added as null columns when a capture/1 export
+--   lacks them) may be JSON text or structs/lists.
 -- writes: two views (every query that reads them streams the file(s) again instead of
 --   holding a copy of the window in memory):
 --   capture_text -- src, line, the scalar columns as JSON values, the nested columns as text
@@ -37,7 +38,11 @@ SELECT filename                              AS src,
             ELSE CAST(to_json(knowledge_activations) AS VARCHAR) END      AS knowledge_activations,
        to_json(outage_test)                  AS outage_test,
        CASE WHEN typeof(review_ids) IN ('VARCHAR', 'JSON') THEN CAST(review_ids AS VARCHAR)
-            ELSE CAST(to_json(review_ids) AS VARCHAR) END                 AS review_ids
+            ELSE CAST(to_json(review_ids) AS VARCHAR) END                 AS review_ids,
+       CASE WHEN typeof(knowledge) IN ('VARCHAR', 'JSON') THEN CAST(knowledge AS VARCHAR)
+            ELSE CAST(to_json(knowledge) AS VARCHAR) END                  AS knowledge,
+       CASE WHEN typeof(trace) IN ('VARCHAR', 'JSON') THEN CAST(trace AS VARCHAR)
+            ELSE CAST(to_json(trace) AS VARCHAR) END                      AS trace
 FROM capture_source;
 
 CREATE OR REPLACE TEMP VIEW capture_input AS
@@ -48,5 +53,7 @@ SELECT src, line, capture_id, captured_at, stage, population, incident_id,
        TRY_CAST(tool_executions AS JSON)       AS tool_executions,
        TRY_CAST(knowledge_activations AS JSON) AS knowledge_activations,
        outage_test,
-       TRY_CAST(review_ids AS JSON)            AS review_ids
+       TRY_CAST(review_ids AS JSON)            AS review_ids,
+       TRY_CAST(knowledge AS JSON)             AS knowledge,
+       TRY_CAST(trace AS JSON)                 AS trace
 FROM capture_text;

@@ -19,7 +19,9 @@ SELECT src, line,
        json_extract(j, '$.tool_executions')       AS tool_executions,
        json_extract(j, '$.knowledge_activations') AS knowledge_activations,
        json_extract(j, '$.outage_test')           AS outage_test,
-       json_extract(j, '$.review_ids')            AS review_ids
+       json_extract(j, '$.review_ids')            AS review_ids,
+       json_extract(j, '$.knowledge')             AS knowledge,   -- capture/2
+       json_extract(j, '$.trace')                 AS trace        -- capture/2
 FROM (SELECT src, line, CAST(raw AS JSON) AS j FROM capture_raw);
 
 CREATE OR REPLACE TEMP VIEW capture_text AS SELECT * FROM capture_input;

@@ -19,6 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from rcaeval.harness._patterns import generic_state_match
 
 CONTRACT_VERSION = "rca_response/1"
+CONTRACT_VERSIONS: tuple[str, ...] = ("rca_response/1", "rca_response/2")
+"""Versions that load: ``rca_response/2`` adds the optional ``confidence_diagnostics`` block
+(a version-1 response has none; both validate against the same model)."""
 
 Confidence = Literal["high", "medium", "low", "none"]
 Outcome = Literal["diagnosed", "provisional", "insufficient_evidence", "degraded"]
@@ -160,6 +163,70 @@ class ToolError(_Nested):
     message: str = ""
 
 
+def _finite_or_none(v: float | None, name: str, *, unit: bool = False) -> float | None:
+    if v is not None and not math.isfinite(v):
+        raise ValueError(f"{name} must be finite")
+    if v is not None and unit and not 0.0 <= v <= 1.0:
+        raise ValueError(f"{name} must be a probability in [0, 1]")
+    return v
+
+
+class RankerAdjustment(_Nested):
+    name: str = Field(min_length=1, description="The ranker feature, e.g. two_source_groups.")
+    delta: float = Field(description="Additive adjustment to the ranker score.")
+    reason: str = ""
+
+    @field_validator("delta")
+    @classmethod
+    def _finite(cls, v: float) -> float:
+        return _finite_or_none(v, "delta")  # type: ignore[return-value]
+
+
+class ConfidenceGate(_Nested):
+    gate: str = Field(min_length=1,
+                      description="The confidence gate, e.g. two_source_groups_or_dispositive.")
+    passed: bool
+    detail: str = ""
+
+
+class SelfCheck(_Nested):
+    adjusted_from: Confidence | None = Field(
+        default=None, description="The label before the self-check (null: unchanged).")
+    calibrated_probability: float | None = Field(
+        default=None, description="The self-check's calibrated probability, in [0, 1].")
+    notes: str = ""
+
+    @field_validator("calibrated_probability")
+    @classmethod
+    def _unit(cls, v: float | None) -> float | None:
+        return _finite_or_none(v, "calibrated_probability", unit=True)
+
+
+class ConfidenceDiagnostics(_Nested):
+    """The ranker's confidence breakdown (``rca_response/2``): additive adjustments,
+    independent source groups, confidence gates and the self-check calibration."""
+
+    base_score: float | None = Field(default=None, description="Ranker score before adjustments.")
+    adjustments: list[RankerAdjustment] = Field(default_factory=list)
+    final_score: float | None = Field(default=None, description="Ranker score after adjustments.")
+    probability: float | None = Field(
+        default=None, description="The ranker's confidence that the named root cause is right, "
+        "in [0, 1] (what release calibration measures).")
+    independent_source_groups: list[str] = Field(default_factory=list)
+    gates: list[ConfidenceGate] = Field(default_factory=list)
+    self_check: SelfCheck | None = None
+
+    @field_validator("base_score", "final_score")
+    @classmethod
+    def _finite(cls, v: float | None) -> float | None:
+        return _finite_or_none(v, "score")
+
+    @field_validator("probability")
+    @classmethod
+    def _unit(cls, v: float | None) -> float | None:
+        return _finite_or_none(v, "probability", unit=True)
+
+
 class RcaResponse(BaseModel):
     """One RCA report as an RCA agent hands it to the harness."""
 
@@ -176,6 +243,9 @@ class RcaResponse(BaseModel):
     outcome: Outcome
     novel: bool = False
     tool_errors: list[ToolError] = Field(default_factory=list)
+    confidence_diagnostics: ConfidenceDiagnostics | None = Field(
+        default=None, description="rca_response/2: the ranker's confidence breakdown; absent "
+        "in older responses (which keep loading and hashing as before).")
     analysis_hash: str | None = Field(
         default=None, description="sha256 of the canonical response without this field."
     )
@@ -198,6 +268,8 @@ def canonical_data(response: RcaResponse, *, normalized: bool = False) -> dict[s
         response = RcaResponse.model_validate(response.model_dump())  # a copy
         normalize(response)
     data = response.model_dump(mode="json", exclude={"analysis_hash"})
+    if data.get("confidence_diagnostics") is None:  # a version-1 response hashes as before
+        data.pop("confidence_diagnostics", None)
     for art, dumped in zip(response.evidence, data["evidence"], strict=True):
         dumped.pop("source_ref", None)
         dumped["source_group"] = art.source_group or art.source

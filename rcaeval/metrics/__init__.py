@@ -14,10 +14,11 @@ from rcaeval.metrics._registry import (
     KINDS,
     RESULT_SCHEMA,
     Metric,
+    compute_breakdown,
     compute_metrics,
     get_metric,
     metric_registry,
 )
 
-__all__ = ["KINDS", "RESULT_SCHEMA", "Metric", "compute_metrics", "get_metric",
+__all__ = ["KINDS", "RESULT_SCHEMA", "Metric", "compute_breakdown", "compute_metrics", "get_metric",
            "metric_registry"]

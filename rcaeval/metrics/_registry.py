@@ -11,11 +11,15 @@ Header lines (``-- key: value``; a value may continue on following ``--   `` lin
     -- denominator: ...              (rate)
     -- rows: ...                     (which rows count, and which are excluded)
     -- params: $name, ...            (optional named parameters the body uses)
+    -- key: col, ...                 (breakdown: the columns that identify a row)
+    -- rates: name = num / den, ...  (breakdown: Wilson-interval rates over its columns)
 
 Body columns by kind: ``rate`` -> ``numerator, denominator`` (the value is computed here, so
 an empty denominator is reported as NULL with its sample size, never divided by zero);
 ``count`` -> ``numerator``; ``value`` / ``bool`` -> ``value`` (and optionally ``denominator``
-as the sample size).
+as the sample size). A ``breakdown`` returns one row per ``key`` (e.g. per probe template);
+:func:`compute_breakdown` runs it and adds ``<rate>``, ``<rate>_ci_low``, ``<rate>_ci_high``
+for each declared rate (NULL where the denominator is 0).
 """
 
 from __future__ import annotations
@@ -33,13 +37,15 @@ from rcaeval._paths import queries_dir
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.stats import DEFAULT_CONFIDENCE, wilson_interval
 
-KINDS = ("rate", "count", "value", "bool")
+KINDS = ("rate", "count", "value", "bool", "breakdown")
 REQUIRED_KEYS = {
     "rate": ("metric", "kind", "reads", "numerator", "denominator", "rows"),
     "count": ("metric", "kind", "reads", "numerator", "rows"),
     "value": ("metric", "kind", "reads", "rows"),
     "bool": ("metric", "kind", "reads", "rows"),
+    "breakdown": ("metric", "kind", "reads", "rows", "key", "rates"),
 }
+_RATE = re.compile(r"^([a-z_][a-z0-9_]*)\s*=\s*([a-z_][a-z0-9_]*)\s*/\s*([a-z_][a-z0-9_]*)$")
 _HEADER_KEY = re.compile(r"^--\s*([a-z_]+):\s*(.*)$")
 _HEADER_CONT = re.compile(r"^--\s{2,}(.*)$")
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -69,6 +75,8 @@ class Metric:
     params: tuple[str, ...]
     path: Path
     sql: str
+    key: tuple[str, ...] = ()
+    rates: tuple[tuple[str, str, str], ...] = ()
 
     def describe(self) -> dict[str, Any]:
         """The definition as a plain dict (for docs, provenance and `--help` tables)."""
@@ -114,7 +122,16 @@ def parse_metric_file(path: Path) -> Metric:
     if set(used) != set(declared):
         raise InputError(f"params header {sorted(declared)} does not match the parameters "
                          f"the query uses {sorted(used)}", file=where, field="params")
+    rates: list[tuple[str, str, str]] = []
+    for part in (p.strip() for p in header.get("rates", "").split(",") if p.strip()):
+        r = _RATE.match(part)
+        if r is None:
+            raise InputError(f"rate {part!r} must read 'name = numerator / denominator'",
+                             file=where, field="rates")
+        rates.append((r.group(1), r.group(2), r.group(3)))
     return Metric(
+        key=tuple(k.strip() for k in header.get("key", "").split(",") if k.strip()),
+        rates=tuple(rates),
         name=path.stem, kind=kind,
         reads=tuple(r.strip() for r in header["reads"].split(",") if r.strip()),
         numerator=header.get("numerator"), denominator=header.get("denominator"),
@@ -157,6 +174,10 @@ def compute_metrics(
     rows: list[dict[str, Any]] = []
     for name in names:
         m = get_metric(name)
+        if m.kind == "breakdown":
+            raise InputError(f"metric {name!r} is a breakdown (one row per "
+                             f"{', '.join(m.key)}): use compute_breakdown", file=str(m.path),
+                             field="kind")
         missing = [p for p in m.params if p not in params]
         if missing:
             raise InputError(f"metric {name!r} needs parameter(s) {missing}",
@@ -191,3 +212,38 @@ def _finish(m: Metric, rec: dict[str, Any], confidence: float) -> dict[str, Any]
         v = rec.get("value")
         out["value"] = None if v is None else float(v)
     return out
+
+
+def compute_breakdown(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    params: dict[str, Any] | None = None,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> pl.DataFrame:
+    """Run the breakdown metric ``name``: its rows (one per ``key``), each declared rate with
+    its Wilson interval added (``<rate>``, ``<rate>_ci_low``, ``<rate>_ci_high``; NULL when the
+    denominator is 0)."""
+    m = get_metric(name)
+    if m.kind != "breakdown":
+        raise InputError(f"metric {name!r} is a {m.kind}, not a breakdown: use compute_metrics",
+                         file=str(m.path), field="kind")
+    params = params or {}
+    missing = [p for p in m.params if p not in params]
+    if missing:
+        raise InputError(f"metric {name!r} needs parameter(s) {missing}", file=str(m.path),
+                         field="params")
+    got = con.sql(m.sql, params={p: params[p] for p in m.params} or None).to_arrow_table()
+    frame = pl.from_arrow(got)
+    assert isinstance(frame, pl.DataFrame)
+    for rate, num, den in m.rates:
+        lo, hi, val = [], [], []
+        for k, n in zip(frame[num].to_list(), frame[den].to_list(), strict=True):
+            k, n = int(k or 0), int(n or 0)
+            a, b = wilson_interval(k, n, confidence)
+            val.append(k / n if n else None)
+            lo.append(a)
+            hi.append(b)
+        frame = frame.with_columns(pl.Series(rate, val, pl.Float64),
+                                   pl.Series(f"{rate}_ci_low", lo, pl.Float64),
+                                   pl.Series(f"{rate}_ci_high", hi, pl.Float64))
+    return frame

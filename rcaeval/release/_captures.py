@@ -30,7 +30,10 @@ from rcaeval.release._models import (
     EXPECTED_OUTCOMES,
     HARNESS_STATUSES,
     HASH_PATTERN,
+    SNAPSHOT_STATUSES,
     STAGES,
+    TIME_RELATIONS,
+    TRACE_FORMAT,
 )
 from rcaeval.release._time import TIMESTAMP_PATTERN
 
@@ -38,7 +41,9 @@ CAPTURE_COLUMNS: tuple[str, ...] = (
     "capture_id", "captured_at", "stage", "population", "incident_id", "response", "harness",
     "labels", "tool_executions", "knowledge_activations", "outage_test", "review_ids",
 )
-"""Every column of the Parquet export (all present, nulls allowed); the JSONL keys."""
+"""Every column of a capture/1 Parquet export (all present, nulls allowed); the JSONL keys."""
+OPTIONAL_COLUMNS: tuple[str, ...] = ("knowledge", "trace")
+"""capture/2 columns: absent in a capture/1 export (read as null)."""
 CAPTURE_SUFFIXES = (".jsonl", ".ndjson", ".parquet")
 NO_FAMILY: tuple[str, ...] = ("", "none", "null", "unknown", "n/a")
 """Root-cause family values that mean "no cause named" (as in the response contract)."""
@@ -46,7 +51,8 @@ RELEASE_QUERIES: tuple[str, ...] = (
     "release/input_jsonl.sql", "release/input_columns.sql", "release/capture_scan.sql",
     "release/validate_captures.sql", "release/capture.sql", "release/evidence.sql",
     "release/tool_execution.sql", "release/activation.sql", "release/population.sql",
-    "release/session.sql", "release/progress_bar.sql",
+    "release/session.sql", "release/progress_bar.sql", "release/validate_trace.sql",
+    "release/trace.sql",
 )
 """The glue queries whose text decides a measurement (hashed into the provenance)."""
 REVIEW_LABEL_SCHEMA = {"analysis_hash": pl.Utf8, "review_id": pl.Utf8,
@@ -199,6 +205,10 @@ def _load_columns(con: duckdb.DuckDBPyConnection, rel: Any, where: str) -> None:
     if missing:
         raise InputError(f"capture export lacks column(s) {', '.join(missing)} (every column "
                          "must be present; nulls are allowed)", file=where, field=missing[0])
+    absent = [c for c in OPTIONAL_COLUMNS if c not in rel.columns]
+    if absent:  # a capture/1 export: the capture/2 columns read as null
+        rel = rel.select(*[duckdb.ColumnExpression(c) for c in rel.columns],
+                         *[duckdb.ConstantExpression(None).alias(c) for c in absent])
     rel.create_view("capture_source", replace=True)
     run(con, read_query("release/input_columns.sql"))
 
@@ -226,7 +236,8 @@ def load_frame(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame, name: str) -
     if missing:
         raise InputError(f"capture frame lacks column(s) {', '.join(missing)}", file=name,
                          field=missing[0])
-    extra = [pl.lit(None, pl.Utf8).alias(c) for c in CAPTURE_COLUMNS if c not in frame.columns]
+    extra = [pl.lit(None, pl.Utf8).alias(c) for c in CAPTURE_COLUMNS + OPTIONAL_COLUMNS
+             if c not in frame.columns]
     frame = frame.with_columns(extra).with_row_index("file_row_number").with_columns(
         pl.lit(name).alias("filename"))
     con.register("capture_frame", frame)
@@ -265,6 +276,9 @@ def load_captures(con: duckdb.DuckDBPyConnection, source: Path | pl.DataFrame, *
     run(con, read_query("release/capture_scan.sql"),
         {**names, "start": start, "end": end, "stage": stage, "no_family": list(NO_FAMILY)})
     run(con, read_query("release/validate_captures.sql"), names)
+    run(con, read_query("release/validate_trace.sql"), {
+        "time_relations": list(TIME_RELATIONS), "snapshot_statuses": list(SNAPSHOT_STATUSES),
+        "trace_format": TRACE_FORMAT})
     return loaded
 
 
@@ -294,7 +308,7 @@ def build_window(con: duckdb.DuckDBPyConnection) -> None:
     chosen by ``load_captures``): release_capture, release_evidence, release_tool_execution,
     release_activation."""
     for q in ("release/capture.sql", "release/evidence.sql", "release/tool_execution.sql",
-              "release/activation.sql"):
+              "release/activation.sql", "release/trace.sql"):
         run(con, read_query(q))
 
 

@@ -27,6 +27,7 @@ from rcaeval.release._captures import (
     population,
     problems,
 )
+from rcaeval.release._diagnostics import DIAGNOSTIC_QUERIES, diagnostics, knowledge_measured
 from rcaeval.release._models import STAGES, Review
 from rcaeval.release._reviews import ReviewFile, read_review_labels, review_labels
 from rcaeval.release._thresholds import GATE
@@ -53,6 +54,9 @@ class Measurement:
     problems: list[dict[str, Any]]
     confidence: float
     computed_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    knowledge: dict[str, Any] = field(
+        default_factory=lambda: {"packages": [], "unrecorded": 0})
+    diagnostics: dict[str, Any] = field(default_factory=dict)
 
     def document(self, out: Path | None = None, *, synthetic: bool = False) -> dict[str, Any]:
         """The metrics JSON artifact (sealed: ``provenance.output.sha256`` filled in)."""
@@ -64,10 +68,12 @@ class Measurement:
             "format": METRICS_FORMAT,
             "synthetic": synthetic,
             "metrics": metrics,
+            "diagnostics": self.diagnostics,
             "provenance": {
                 "window": self.window.as_dict(),
                 "stage": self.stage,
                 "population": self.population,
+                "knowledge": self.knowledge,
                 "inputs": {"captures": self.inputs, "reviews": self.reviews},
                 "problems": {"count": len(self.problems),
                              "first": [_jsonable(p) for p in self.problems[:50]]},
@@ -126,7 +132,8 @@ def seal(doc: dict[str, Any]) -> dict[str, Any]:
 
 def _query_hashes() -> dict[str, str]:
     root = queries_dir()
-    files = [f"metrics/{t.query}.sql" for t in GATE] + list(RELEASE_QUERIES)
+    files = ([f"metrics/{t.query}.sql" for t in GATE] + list(RELEASE_QUERIES)
+             + list(DIAGNOSTIC_QUERIES))
     return {f: hashlib.sha256((root / f).read_bytes()).hexdigest() for f in sorted(files)}
 
 
@@ -209,6 +216,8 @@ def measure(
         build_window(con)
         raw = compute_metrics(con, [t.query for t in GATE], confidence=confidence)
         pop = population(con, loaded)
+        knowledge = knowledge_measured(con)
+        diag = diagnostics(con, confidence)
         probs = problems(con, loaded) + review_problems
     except duckdb.OutOfMemoryException as exc:
         from rcaeval.store import resolve_memory_limit
@@ -230,7 +239,8 @@ def measure(
         .otherwise(pl.col("value")).alias("value")).select(FRAME_COLUMNS)
     return Measurement(frame=frame, window=win, stage=stage, population=pop,
                        inputs=[i.as_dict() for i in loaded.inputs], reviews=review_inputs,
-                       problems=probs, confidence=confidence)
+                       problems=probs, confidence=confidence, knowledge=knowledge,
+                       diagnostics=diag)
 
 
 def metrics(

@@ -18,7 +18,12 @@ from rcaeval.harness import STATUSES as HARNESS_STATUSES
 from rcaeval.harness import RcaResponse
 from rcaeval.release._time import parse_timestamp
 
-CAPTURE_FORMAT = "capture/1"
+CAPTURE_FORMAT = "capture/2"
+CAPTURE_FORMATS: tuple[str, ...] = ("capture/1", "capture/2")
+"""Export versions that load: ``capture/2`` adds the optional ``knowledge`` and ``trace``
+columns (and responses may carry ``confidence_diagnostics``); a ``capture/1`` row is a valid
+``capture/2`` row without them."""
+TRACE_FORMAT = "trace/3"
 REVIEW_FORMAT = "operator_review/1"
 
 Stage = Literal["staging", "shadow", "assist", "authoritative"]
@@ -26,6 +31,8 @@ CaseType = Literal["known", "compositional", "novel", "tool_degraded"]
 ExpectedOutcome = Literal["diagnose", "novel", "abstain"]
 ResolutionOutcome = Literal["resolved", "mitigated", "unresolved", "false_positive"]
 HardGateAssessment = Literal["pass", "fail"]
+TimeRelation = Literal["before", "during", "after", "unknown"]
+SnapshotStatus = Literal["approved", "shadow", "pending", "rejected"]
 
 STAGES: tuple[str, ...] = get_args(Stage)
 """Rollout stages, in order (docs/release.md)."""
@@ -35,6 +42,10 @@ RESOLUTION_OUTCOMES: tuple[str, ...] = get_args(ResolutionOutcome)
 VERIFIED_OUTCOMES: tuple[str, ...] = ("resolved", "mitigated")
 """Only these resolution outcomes make the action that worked a verified action."""
 HARD_GATE_ASSESSMENTS: tuple[str, ...] = get_args(HardGateAssessment)
+TIME_RELATIONS: tuple[str, ...] = get_args(TimeRelation)
+"""A trace-v3 observation's relation to the incident window (docs/release.md)."""
+SNAPSHOT_STATUSES: tuple[str, ...] = get_args(SnapshotStatus)
+"""A trace-v3 case snapshot's knowledge-review status; probe metrics read ``approved`` only."""
 REVIEW_SCORES: tuple[str, ...] = (
     "evidence_grounding", "diagnostic_reasoning", "investigation_plan",
     "uncertainty_calibration", "operational_usefulness", "safety", "tool_efficiency",
@@ -86,6 +97,43 @@ class KnowledgeActivation(_Strict):
         return v
 
 
+class KnowledgePackage(_Strict):
+    """The knowledge package that served the capture, and how it was reached (capture/2)."""
+
+    package_id: str = Field(min_length=1, description="The active knowledge package's id.")
+    activation_path: str = Field(
+        min_length=1, description="How knowledge was activated, e.g. runtime_snapshot, "
+        "typedb, fallback_cache.")
+
+
+class TraceObservation(_Strict):
+    """One observation of the investigation (trace-v3)."""
+
+    order: int = Field(ge=1, description="1-based position in the investigation.")
+    collector: str = Field(min_length=1, description="The collector the probe read from.")
+    plane: str = Field(min_length=1, description="Its telemetry plane (metrics, logs, ...).")
+    probe_template_id: str | None = Field(
+        default=None, description="The knowledge probe template the observation ran.")
+    hypothesis: str | None = Field(default=None,
+                                   description="The hypothesis family it tests.")
+    evidence_id: str | None = Field(default=None,
+                                    description="The response's evidence id it produced.")
+    incident_time_relation: TimeRelation = Field(
+        description="When the observed data lies relative to the incident window.")
+    supporting_source_groups: list[str] = Field(default_factory=list)
+    contradicting_source_groups: list[str] = Field(default_factory=list)
+    plan_step: int | None = Field(
+        default=None, ge=1, description="The investigation-plan step (1-based) it executes.")
+
+
+class TraceSnapshot(_Strict):
+    """The case snapshot of the investigation (``trace/3``)."""
+
+    format: Literal["trace/3"]
+    status: SnapshotStatus = Field(description="Knowledge review of the snapshot.")
+    observations: list[TraceObservation] = Field(default_factory=list)
+
+
 class HarnessSummary(BaseModel):
     """The runtime harness's result for the captured response (extra keys are kept)."""
 
@@ -115,7 +163,8 @@ class Labels(_Strict):
 
 
 class Capture(BaseModel):
-    """One captured production response (``capture/1``). Unknown top-level keys are kept."""
+    """One captured production response (``capture/2``; a ``capture/1`` row is one without
+    ``knowledge`` and ``trace``). Unknown top-level keys are kept."""
 
     model_config = ConfigDict(extra="allow", str_strip_whitespace=True)
     capture_id: str = Field(min_length=1)
@@ -132,6 +181,10 @@ class Capture(BaseModel):
         default=None, description="The dependency deliberately taken down for this capture "
         "(e.g. 'typedb'); null for ordinary production traffic.")
     review_ids: list[str] = Field(default_factory=list)
+    knowledge: KnowledgePackage | None = Field(
+        default=None, description="capture/2: the knowledge package and activation path.")
+    trace: TraceSnapshot | None = Field(
+        default=None, description="capture/2: the trace-v3 case snapshot.")
 
     @field_validator("captured_at", mode="before")
     @classmethod

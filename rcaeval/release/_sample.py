@@ -17,7 +17,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from rcaeval.release._captures import CAPTURE_COLUMNS
+from rcaeval.release._captures import CAPTURE_COLUMNS, OPTIONAL_COLUMNS
 from rcaeval.release._models import REVIEW_SCORES
 
 FAMILIES = ("oom_kill", "disk_full", "bad_config_rollout", "network_partition", "dns_failure",
@@ -31,7 +31,14 @@ SOURCES = ("prometheus", "k8s_events", "logs", "traces", "kubectl_describe")
 READ_TOOLS = ("prom_query", "logs_search", "kubectl_get", "kubectl_describe", "traces_search")
 CASE_MIX = (("known", 0.50), ("compositional", 0.20), ("novel", 0.15), ("tool_degraded", 0.15))
 NESTED = ("response", "harness", "labels", "tool_executions", "knowledge_activations",
-          "review_ids")
+          "review_ids", "knowledge", "trace")
+PACKAGE_ID = "kp-2026.11.1"
+"""The knowledge package the sample window was served by (capture/2 ``knowledge``)."""
+TOOL_COLLECTOR = {"prom_query": ("prometheus", "metrics"), "logs_search": ("loki", "logs"),
+                  "kubectl_get": ("kube_api", "k8s_state"),
+                  "kubectl_describe": ("kube_api", "k8s_events"),
+                  "traces_search": ("tempo", "traces")}
+SNAPSHOT_MIX = (("approved", 0.6), ("pending", 0.3), ("shadow", 0.05), ("rejected", 0.05))
 
 
 @dataclass(frozen=True)
@@ -154,6 +161,66 @@ def _capture(rng: random.Random, i: int, spec: SampleSpec, case: str, incident: 
     }
 
 
+def _confidence_diagnostics(xr: random.Random, cap: dict[str, Any]) -> dict[str, Any]:
+    """The ranker's breakdown for a response that names a family: a probability that runs
+    higher for right answers than wrong ones (so the reliability curve has a shape)."""
+    resp = cap["response"]
+    rc = resp["root_cause"]
+    cited = [e for e in resp["evidence"] if e["id"] in rc["evidence_ids"]]
+    groups = sorted({e["source"] for e in cited})
+    right = rc["family"] == cap["_truth"]
+    lo, hi = (0.75, 0.98) if rc["confidence"] == "high" else (0.45, 0.85)
+    p = round(xr.uniform(lo, hi) if right else xr.uniform(0.3, 0.75), 3)
+    base = round(xr.uniform(0.3, 0.6), 3)
+    adj = [{"name": "two_source_groups", "delta": 0.15 if len(groups) >= 2 else 0.0,
+            "reason": f"{len(groups)} independent source group(s)"},
+           {"name": "target_verified", "delta": 0.05 if any(e["target_verified"] for e in cited)
+            else 0.0, "reason": "observed on the alert's target"}]
+    return {"base_score": base, "adjustments": adj,
+            "final_score": round(base + sum(a["delta"] for a in adj), 3), "probability": p,
+            "independent_source_groups": groups,
+            "gates": [{"gate": "two_source_groups_or_dispositive", "passed": len(groups) >= 2},
+                      {"gate": "current_run_evidence", "passed": bool(cited)}],
+            "self_check": {"adjusted_from": None, "calibrated_probability": p}}
+
+
+def _trace(xr: random.Random, cap: dict[str, Any]) -> dict[str, Any]:
+    """A trace-v3 snapshot: one observation per tool execution, in order."""
+    resp = cap["response"]
+    hyps = [h["family"] for h in resp["hypotheses"]]
+    ev = resp["evidence"]
+    obs = []
+    for k, tool in enumerate(cap["tool_executions"]):
+        collector, plane = TOOL_COLLECTOR[tool["tool"]]
+        hyp = hyps[0] if k == 0 else xr.choice(hyps)
+        e = ev[k] if k < len(ev) else None
+        supports = e is not None and hyp in e["supports"]
+        obs.append({
+            "order": k + 1, "collector": collector, "plane": plane,
+            "probe_template_id": tool["probe_template_id"], "hypothesis": hyp,
+            "evidence_id": e["id"] if e is not None else None,
+            "incident_time_relation": xr.choices(("during", "before", "after", "unknown"),
+                                                 (0.8, 0.1, 0.07, 0.03))[0],
+            "supporting_source_groups": [collector] if supports else [],
+            "contradicting_source_groups": [collector] if not supports and xr.random() < 0.5
+            else [],
+            "plan_step": 1 if k == 0 else None})
+    status = xr.choices([s for s, _ in SNAPSHOT_MIX], [w for _, w in SNAPSHOT_MIX])[0]
+    return {"format": "trace/3", "status": status, "observations": obs}
+
+
+def _extend(cap: dict[str, Any], spec: SampleSpec, i: int) -> None:
+    """The capture/2 fields, drawn from a generator of their own (seeded by the capture), so
+    the capture/1 fields -- and every gate metric of the sample -- stay as they were."""
+    xr = random.Random(f"{spec.seed}:{i}:capture/2")
+    path = "fallback_cache" if cap["outage_test"] else "runtime_snapshot"
+    cap["knowledge"] = {"package_id": PACKAGE_ID, "activation_path": path}
+    cap["trace"] = _trace(xr, cap)
+    # about 10% of the responses come from an older agent without the confidence breakdown
+    if cap["response"]["root_cause"]["family"] and xr.random() < 0.9:
+        cap["response"]["confidence_diagnostics"] = _confidence_diagnostics(xr, cap)
+
+
 def _review(rng: random.Random, cap: dict[str, Any]) -> dict[str, Any]:
     good = cap["response"]["root_cause"]["family"] == cap["_truth"] or cap["_case"] in (
         "novel", "tool_degraded")
@@ -193,6 +260,7 @@ def generate(spec: SampleSpec) -> Iterator[tuple[dict[str, Any], dict[str, Any] 
             cap["outage_test"] = "typedb"
             cap["knowledge_activations"] = [{"knowledge_id": "kp-cached", "admissible": True,
                                              "latency_seconds": 0.4, "succeeded": True}]
+        _extend(cap, spec, i)
         review = _review(rng, cap) if rng.random() < spec.review_share else None
         if review is not None:
             cap["review_ids"] = [review["review_id"]]
@@ -200,12 +268,13 @@ def generate(spec: SampleSpec) -> Iterator[tuple[dict[str, Any], dict[str, Any] 
         yield {k: v for k, v in cap.items() if not k.startswith("_")}, review
 
 
-_SCHEMA = pa.schema([(c, pa.string()) for c in CAPTURE_COLUMNS])
+_COLUMNS = CAPTURE_COLUMNS + OPTIONAL_COLUMNS
+_SCHEMA = pa.schema([(c, pa.string()) for c in _COLUMNS])
 
 
 def _batch(rows: list[dict[str, Any]]) -> pa.RecordBatch:
     cols = {c: [orjson.dumps(r[c]).decode() if c in NESTED and r[c] is not None else r[c]
-                for r in rows] for c in CAPTURE_COLUMNS}
+                for r in rows] for c in _COLUMNS}
     return pa.RecordBatch.from_pydict(cols, schema=_SCHEMA)
 
 

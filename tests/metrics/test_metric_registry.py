@@ -88,3 +88,28 @@ def test_wilson_known_values() -> None:
     assert wilson_interval(0, 0) == (None, None)
     with pytest.raises(ValueError):
         wilson_interval(3, 2)
+
+
+def test_breakdown_metrics_run_only_as_breakdowns(tmp_path: Path) -> None:
+    from rcaeval.metrics import compute_breakdown
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE release_trace_observation AS SELECT * FROM (VALUES "
+                "('c1', 'approved', 'p1', ['g'], []::VARCHAR[], 'oom', 'oom', 'E01', ['E01']),"
+                "('c2', 'approved', 'p1', []::VARCHAR[], ['g'], 'oom', 'oom', 'E02', ['E01'])"
+                ") t(capture_id, snapshot_status, probe_template_id, supporting, contradicting,"
+                " hypothesis, rc_family, evidence_id, rc_evidence_ids)")
+    with pytest.raises(InputError, match="breakdown"):
+        compute_metrics(con, ["capture_probe_by_template"])
+    with pytest.raises(InputError, match="not a breakdown"):
+        compute_breakdown(con, "pass_rate")
+    row = compute_breakdown(con, "capture_probe_by_template").row(0, named=True)
+    assert (row["executions"], row["supported"], row["refuted"], row["contributed"]) == (2, 1, 1, 1)
+    assert row["support_rate"] == 0.5
+    assert (row["support_rate_ci_low"], row["support_rate_ci_high"]) == wilson_interval(1, 2)
+    bad = tmp_path / "bad_rates.sql"
+    bad.write_text("-- metric: bad_rates\n-- kind: breakdown\n-- reads: t\n-- rows: all\n"
+                   "-- key: k\n-- rates: r = a\nSELECT 1\n")
+    with pytest.raises(InputError) as exc:
+        parse_metric_file(bad)
+    assert exc.value.field == "rates"

@@ -17,7 +17,8 @@ from rcaeval.offline._openrca import SCORE_SCHEMA
 
 NAN, INF = float("nan"), float("inf")
 
-FLOAT_INPUT_METRICS = {"capture_activation_p95_seconds", "openrca_mean"}
+FLOAT_INPUT_METRICS = {"capture_activation_p95_seconds", "openrca_mean",
+                       "capture_confidence_brier"}
 """The value metrics that aggregate a floating column (the others count booleans or
 integers: ranked_* read integer ranks and candidate counts)."""
 
@@ -53,6 +54,21 @@ def _mean(scores: list[float]) -> tuple[float | None, int | None]:
     r = compute_metrics(con, ["openrca_mean"]).row(0, named=True)
     con.close()
     return r["value"], r["denominator"]
+
+
+def _brier(probs: list[float], correct: list[bool]) -> tuple[float | None, int | None]:
+    con = duckdb.connect()
+    con.register("release_confidence", pl.DataFrame(
+        {"probability": probs, "correct": correct},
+        schema={"probability": pl.Float64, "correct": pl.Boolean}).to_arrow())
+    r = compute_metrics(con, ["capture_confidence_brier"]).row(0, named=True)
+    con.close()
+    return r["value"], r["denominator"]
+
+
+def test_a_nan_probability_is_never_in_the_brier_score():
+    assert _brier([1.0, NAN, 0.0], [True, True, True]) == (0.5, 2)
+    assert _brier([NAN, INF], [True, False]) == (None, 0)
 
 
 def test_a_nan_latency_is_never_the_p95():

@@ -81,3 +81,31 @@ def review(rid: str, analysis: str, *, at: str = "2026-11-03T09:00:00Z",
             "case_type": case_type, "expected_family": family,
             "scores": {s: score for s in REVIEW_SCORES}, "hard_gate_assessment": gate,
             "resolution_outcome": outcome, "action_that_worked": action, "notes": ""}
+
+
+def obs(order: int, collector: str = "prometheus", plane: str = "metrics", *,
+        template: str | None = None, hypothesis: str | None = "oom_kill",
+        evidence_id: str | None = None, relation: str = "during",
+        supporting: list[str] | None = None, contradicting: list[str] | None = None,
+        plan_step: int | None = None) -> dict[str, Any]:
+    """One trace-v3 observation (capture/2 ``trace.observations``)."""
+    return {"order": order, "collector": collector, "plane": plane,
+            "probe_template_id": template, "hypothesis": hypothesis,
+            "evidence_id": evidence_id, "incident_time_relation": relation,
+            "supporting_source_groups": supporting or [],
+            "contradicting_source_groups": contradicting or [], "plan_step": plan_step}
+
+
+def with_trace(cap: dict[str, Any], observations: list[dict[str, Any]], *,
+               status: str = "approved") -> dict[str, Any]:
+    cap["trace"] = {"format": "trace/3", "status": status, "observations": observations}
+    return cap
+
+
+def with_probability(cap: dict[str, Any], p: Any) -> dict[str, Any]:
+    cap["response"]["confidence_diagnostics"] = {
+        "base_score": 0.4, "adjustments": [{"name": "two_source_groups", "delta": 0.2}],
+        "final_score": 0.6, "probability": p, "independent_source_groups": ["prometheus"],
+        "gates": [{"gate": "two_source_groups_or_dispositive", "passed": True}],
+        "self_check": {"adjusted_from": None, "calibrated_probability": p}}
+    return cap

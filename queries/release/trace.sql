@@ -1,0 +1,59 @@
+-- The capture/2 relations of the measured captures: decides what the probe, calibration and
+-- ordering metrics and the artifact's knowledge provenance read.
+-- reads: release_capture (capture.sql: knowledge_text, trace_text, cd_text, validated by
+--   validate_trace.sql, so every value here has its declared type)
+-- writes (views):
+--   release_knowledge (capture_id, package_id, activation_path) -- one row per measured
+--     capture (NULLs when it records no knowledge package: a capture/1 row);
+--   release_trace_observation (capture_id, snapshot_status, obs_order, collector, plane,
+--     probe_template_id, hypothesis, evidence_id, incident_time_relation, supporting,
+--     contradicting, plan_step, rc_family, rc_evidence_ids) -- one row per trace-v3
+--     observation; collector and plane lower-cased and trimmed (compared case-insensitively,
+--     as source groups are), hypothesis and rc_family as families are (lower, trimmed);
+--     supporting / contradicting: the distinct lower-cased source groups (never NULL);
+--   release_confidence (capture_id, probability, rc_family, expected_family, correct) -- one
+--     row per measured capture whose response carries confidence_diagnostics.probability
+--     (a finite number in [0, 1]); correct: the named root-cause family is the expected one
+--     (NULL when no family is named or none is expected).
+CREATE OR REPLACE TEMP VIEW release_knowledge AS
+SELECT capture_id,
+       json_extract_string(knowledge_text, '$.package_id')      AS package_id,
+       json_extract_string(knowledge_text, '$.activation_path') AS activation_path
+FROM release_capture;
+
+CREATE OR REPLACE TEMP VIEW release_trace_observation AS
+WITH snap AS (
+  SELECT capture_id, rc_family, rc_evidence_ids,
+         from_json(trace_text, '{"status": "VARCHAR", "observations": [{"order": "BIGINT",
+           "collector": "VARCHAR", "plane": "VARCHAR", "probe_template_id": "VARCHAR",
+           "hypothesis": "VARCHAR", "evidence_id": "VARCHAR",
+           "incident_time_relation": "VARCHAR", "supporting_source_groups": "VARCHAR[]",
+           "contradicting_source_groups": "VARCHAR[]", "plan_step": "BIGINT"}]}') AS t
+  FROM release_capture
+  WHERE trace_text IS NOT NULL AND json_type(CAST(trace_text AS JSON)) = 'OBJECT'
+),
+obs AS (
+  SELECT capture_id, rc_family, rc_evidence_ids, t.status AS snapshot_status,
+         unnest(t.observations) AS o
+  FROM snap
+)
+SELECT capture_id, snapshot_status, o.order AS obs_order,
+       lower(trim(o.collector)) AS collector, lower(trim(o.plane)) AS plane,
+       o.probe_template_id, nullif(lower(trim(o.hypothesis)), '') AS hypothesis,
+       o.evidence_id, o.incident_time_relation,
+       list_distinct(list_transform(coalesce(o.supporting_source_groups, []),
+                                    lambda g: lower(trim(g)))) AS supporting,
+       list_distinct(list_transform(coalesce(o.contradicting_source_groups, []),
+                                    lambda g: lower(trim(g)))) AS contradicting,
+       o.plan_step, rc_family, coalesce(rc_evidence_ids, []) AS rc_evidence_ids
+FROM obs;
+
+CREATE OR REPLACE TEMP VIEW release_confidence AS
+SELECT capture_id, probability, rc_family, expected_family,
+       CASE WHEN rc_family IS NOT NULL AND expected_family IS NOT NULL
+            THEN rc_family = expected_family END AS correct
+FROM (SELECT capture_id, rc_family, expected_family,
+             TRY_CAST(json_extract(CAST(cd_text AS JSON), '$.probability') AS DOUBLE) AS probability
+      FROM release_capture
+      WHERE cd_text IS NOT NULL)
+WHERE probability IS NOT NULL AND isfinite(probability) AND probability BETWEEN 0 AND 1;
