@@ -40,11 +40,15 @@ def register(app: typer.Typer) -> None:
         json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
         cases_out: Annotated[Path | None, typer.Option(
             "--cases-out", help="Write the per-case rows (.parquet, else JSONL).")] = None,
+        max_open_world_high_confidence: Annotated[int, typer.Option(
+            "--max-open-world-high-confidence", help="Fail (exit 4) when more open-world "
+            "(novel) cases than this state an unsupported high-confidence cause (default 0: "
+            "zero tolerance).")] = 0,
     ) -> None:
         from rcaeval.offline._commands import score_command
 
         raise typer.Exit(score_command(fixtures, min_top1, baseline, write_baseline,
-                                       json_out, cases_out))
+                                       json_out, cases_out, max_open_world_high_confidence))
 
     @offline.command("novel-gate", help=(
         "Novel-incident E2E output gate over captured post-harness responses: fails on any "

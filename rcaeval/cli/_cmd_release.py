@@ -93,6 +93,12 @@ def register(app: typer.Typer) -> None:
         verify_key: Annotated[str | None, typer.Option(
             "--verify-key", help="Refuse the artifact unless its signature verifies with this "
             "key: " + KEY_HELP + ".")] = None,
+        require_package: Annotated[str | None, typer.Option(
+            "--require-package", help="Refuse (exit 3) an artifact not measured on this "
+            "knowledge package alone.")] = None,
+        require_activation_path: Annotated[str | None, typer.Option(
+            "--require-activation-path", help="Refuse (exit 3) an artifact not measured on "
+            "this activation path alone.")] = None,
     ) -> None:
         import orjson
 
@@ -101,7 +107,8 @@ def register(app: typer.Typer) -> None:
 
         doc = load_artifact(artifact, verify_key=verify_key)
         res = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage,
-                         max_age_days=max_age_days)
+                         max_age_days=max_age_days, require_package=require_package,
+                         require_activation_path=require_activation_path)
         _print_gate(res, doc)
         if json_out is not None:
             json_out.parent.mkdir(parents=True, exist_ok=True)
@@ -170,15 +177,26 @@ def register(app: typer.Typer) -> None:
         n: Annotated[int, typer.Option("--n", help="Captures.")] = 6000,
         seed: Annotated[int, typer.Option("--seed")] = 12,
         name: Annotated[str, typer.Option("--name", help="File stem.")] = "sample-window",
+        shadow: Annotated[bool, typer.Option(
+            "--shadow/--no-shadow", help="Also write the shadow window (same incidents, the "
+            "shadow knowledge package) to OUT/shadow/.")] = True,
     ) -> None:
-        from rcaeval.release._sample import SampleSpec, write_sample
+        from rcaeval.release._sample import SampleSpec, write_sample, write_shadow
         from rcaeval.release._synthetic import write_synthetic_files
 
-        info = write_sample(out, SampleSpec(n=n, seed=seed), name=name)
+        spec = SampleSpec(n=n, seed=seed)
+        info = write_sample(out, spec, name=name)
         files = write_synthetic_files(out)
         typer.echo(f"wrote {info['n_captures']} captures to {info['captures']}, "
                    f"{info['n_reviews']} reviews to {info['reviews']}, and "
                    f"{', '.join(p.name for p in files)}")
+        if shadow:
+            sh = write_shadow(out, spec)
+            typer.echo(f"wrote {sh['n_captures']} shadow captures to {sh['captures']}")
+
+    from rcaeval.cli._release_compare import register_compare
+
+    register_compare(release)
 
     reviews = typer.Typer(help="Operator reviews: validate, import into the store, history "
                           "across re-analyses, verified actions.", no_args_is_help=True)

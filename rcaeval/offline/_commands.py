@@ -61,14 +61,15 @@ def _exit(ok_failures: list[str], errors: list[FixtureError]) -> int:
 
 def score_command(fixtures: Path, min_top1: float | None, baseline: Path | None,
                   write_baseline_to: Path | None, as_json: bool,
-                  cases_out: Path | None) -> int:
+                  cases_out: Path | None, max_open_world_high_confidence: int = 0) -> int:
     from rcaeval.offline._score import score_fixtures, write_baseline
 
     if cases_out is not None:
         check_output_file(cases_out, field="--cases-out")
     if write_baseline_to is not None:
         check_output_file(write_baseline_to, field="--write-baseline")
-    s = score_fixtures(fixtures, min_top1=min_top1, baseline=baseline)
+    s = score_fixtures(fixtures, min_top1=min_top1, baseline=baseline,
+                       max_open_world_high_confidence=max_open_world_high_confidence)
     report_errors(s.errors)
     if as_json:
         print(orjson.dumps(s.as_dict(), option=orjson.OPT_INDENT_2).decode())

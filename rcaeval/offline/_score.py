@@ -28,6 +28,10 @@ CASE_COLUMNS = (
 )
 
 
+OPEN_WORLD_METRIC = "offline_open_world_unsupported_high_confidence"
+"""The zero-tolerance open-world rule of ``offline score`` (docs/offline.md)."""
+
+
 def score_metric_names() -> list[str]:
     """The metrics `offline score` reports: every registered ``offline_*`` metric, grouped by
     case type (known, compositional, novel, tool_degraded), then the rest."""
@@ -109,12 +113,20 @@ def score_fixtures(
     fixtures: FixtureSet | str | Path, *, min_top1: float | None = None,
     baseline: str | Path | dict[str, Any] | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    max_open_world_high_confidence: int = 0,
 ) -> OfflineScore:
     """Score a fixture file: every ``offline_*`` metric with its Wilson interval, then the
-    rules — known Top-1 below ``min_top1``, or fewer correct known cases than ``baseline``
-    records — each add a failure."""
+    rules — known Top-1 below ``min_top1``, fewer correct known cases than ``baseline``
+    records, or more than ``max_open_world_high_confidence`` (default 0: zero tolerance)
+    unsupported high-confidence conclusions on open-world cases — each add a failure."""
     if min_top1 is not None and not 0.0 <= min_top1 <= 1.0:
         raise InputError(f"--min-top1 must be within [0, 1], got {min_top1}", field="min_top1")
+    if (isinstance(max_open_world_high_confidence, bool)
+            or not isinstance(max_open_world_high_confidence, int)
+            or max_open_world_high_confidence < 0):
+        raise InputError("--max-open-world-high-confidence must be a non-negative integer, "
+                         f"got {max_open_world_high_confidence!r}",
+                         field="max_open_world_high_confidence")
     base = read_baseline(baseline) if isinstance(baseline, str | Path) else baseline
     fs, metrics, cases = evaluate(fixtures, score_metric_names(), con)
     top = metrics.filter(pl.col("metric") == TOP1_METRIC).row(0, named=True)
@@ -127,6 +139,13 @@ def score_fixtures(
         elif correct / total < min_top1:
             out.failures.append(f"known Top-1 {correct}/{total} = {correct / total:.3f} is "
                                 f"below --min-top1 {min_top1:g}")
+    ow = metrics.filter(pl.col("metric") == OPEN_WORLD_METRIC).row(0, named=True)
+    unsupported = int(ow["numerator"] or 0)
+    if unsupported > max_open_world_high_confidence:
+        out.failures.append(
+            f"open-world cases: {unsupported} unsupported high-confidence conclusion(s) (a "
+            "named family at 'high' without 2 live source groups or a dispositive signature; "
+            f"--max-open-world-high-confidence {max_open_world_high_confidence})")
     known = cases.filter(pl.col("case_type") == "known")
     out.no_information = no_information_baseline(known["expected_family"].to_list())
     if base is not None:

@@ -7,11 +7,13 @@ reviews, and the gate itself (the release procedure). See docs/release.md.
     rel.write_metrics_json(m, Path("M.json"))
     rel.check_gate(rel.load_artifact("M.json", verify_key="release.pub.pem"), strict=True)
     rel.record_window(store, "M.json"); rel.stored_windows(store)  # the window history
+    rel.compare(rel.load_artifact("A.json"), rel.load_artifact("S.json")).decision  # shadow
 """
 
 from __future__ import annotations
 
 from rcaeval.release._candidates import CandidateResult, knowledge_candidates
+from rcaeval.release._compare import Comparison, compare
 from rcaeval.release._gate import GateResult, GateRow, check_gate, load_artifact
 from rcaeval.release._history import RecordResult, record_window, stored_windows
 from rcaeval.release._metrics import (
@@ -55,7 +57,8 @@ __all__ = [
     "GateRow", "ImportResult", "import_reviews", "knowledge_candidates", "review_history",
     "verified_actions",
     "KnowledgeActivation", "Measurement", "Review", "Threshold", "ToolExecution", "Window",
-    "check_gate", "json_schemas", "load_artifact", "measure", "metrics", "parse_window",
+    "Comparison", "compare", "check_gate", "json_schemas", "load_artifact", "measure",
+    "metrics", "parse_window",
     "KEY_ENV", "RecordResult", "ReleaseKey", "load_key", "read_reviews", "record_window",
     "seal", "sign", "stored_windows",
     "synthetic_artifact", "write_document", "write_metrics_json", "write_synthetic_files",

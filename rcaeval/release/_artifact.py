@@ -16,6 +16,7 @@ from typing import Any
 
 from rcaeval.errors import InputError
 from rcaeval.metrics import get_metric
+from rcaeval.release._knowledge import validate_knowledge
 from rcaeval.release._models import STAGES
 from rcaeval.release._thresholds import GATE
 from rcaeval.release._time import parse_timestamp
@@ -179,6 +180,7 @@ def validate_artifact(doc: dict[str, Any], where: str) -> None:
     out = c.obj(prov.get("output"), "provenance.output")
     c.text(out.get("path"), "provenance.output.path")
     c.text(out.get("sha256"), "provenance.output.sha256", pattern=HEX64)
+    validate_knowledge(doc, where)
     probs = prov.get("problems")
     if probs is not None:
         c.count(c.obj(probs, "provenance.problems").get("count"), "provenance.problems.count")

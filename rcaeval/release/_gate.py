@@ -19,6 +19,7 @@ import orjson
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.metrics import get_metric
 from rcaeval.release._artifact import validate_artifact
+from rcaeval.release._knowledge import check_package
 from rcaeval.release._metrics import METRICS_FORMAT, canonical_bytes
 from rcaeval.release._models import STAGES
 from rcaeval.release._signing import ReleaseKey, load_key, verify_document
@@ -212,13 +213,16 @@ def _check_stage(doc: dict[str, Any], stage: str, max_age_days: float,
 
 def check_gate(doc: dict[str, Any], *, allow_synthetic: bool = False, strict: bool = False,
                stage: str | None = None, max_age_days: float = DEFAULT_MAX_AGE_DAYS,
-               now: datetime | None = None) -> GateResult:
+               now: datetime | None = None, require_package: str | None = None,
+               require_activation_path: str | None = None) -> GateResult:
     """Check a loaded artifact (:func:`load_artifact`). ``strict``: a rate passes only when the
     bound of its Wilson interval on the failing side clears the threshold. ``stage``: the
     rollout stage the artifact must have measured (assist and authoritative also need it to
     be at most ``max_age_days`` old); an artifact that cannot decide the stage (another
     stage, stale) is refused (InputError, exit 3), as every other artifact that cannot
-    decide is; exit 4 means the measured window misses a threshold."""
+    decide is; exit 4 means the measured window misses a threshold. ``require_package`` /
+    ``require_activation_path``: the knowledge package (activation path) the artifact must
+    have measured, alone (``provenance.knowledge``); another, several or none is refused."""
     where = str(doc.get("_source", "<artifact>"))
     synthetic = bool(doc.get("synthetic"))
     warnings: list[str] = []
@@ -239,6 +243,8 @@ def check_gate(doc: dict[str, Any], *, allow_synthetic: bool = False, strict: bo
         warnings.append(str(doc["_integrity"]))
     prov = doc["provenance"]
     stage_rows = _check_stage(doc, stage, max_age_days, now, where) if stage else []
+    stage_rows += [GateRow(name, measured, required, True) for name, measured, required
+                   in check_package(doc, require_package, require_activation_path, where)]
     rows = [_metric_row(t, doc["metrics"][t.metric], strict) for t in GATE]
     caps = _get(prov, ("population", "captures")) or {}
     invalid = int(caps.get("invalid_in_window", caps.get("invalid")) or 0)

@@ -34,6 +34,8 @@ NESTED = ("response", "harness", "labels", "tool_executions", "knowledge_activat
           "review_ids", "knowledge", "trace")
 PACKAGE_ID = "kp-2026.11.1"
 """The knowledge package the sample window was served by (capture/2 ``knowledge``)."""
+SHADOW_PACKAGE_ID = "kp-2026.11.2"
+"""The shadow package of the sample's shadow window (``shadow/shadow-window.parquet``)."""
 TOOL_COLLECTOR = {"prom_query": ("prometheus", "metrics"), "logs_search": ("loki", "logs"),
                   "kubectl_get": ("kube_api", "k8s_state"),
                   "kubectl_describe": ("kube_api", "k8s_events"),
@@ -244,9 +246,8 @@ def _review(rng: random.Random, cap: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def generate(spec: SampleSpec) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
-    """Yield ``(capture, review or None)``; deterministic for ``spec``. About 5% of incidents
-    are analysed twice (a re-analysis: same incident, new analysis_hash)."""
+def _generate(spec: SampleSpec) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """``(capture with its _truth/_case keys, review or None)``, in order."""
     rng = random.Random(spec.seed)
     outage_every = max(1, spec.n // max(1, spec.outage_tests))
     prev: dict[str, Any] | None = None
@@ -265,7 +266,56 @@ def generate(spec: SampleSpec) -> Iterator[tuple[dict[str, Any], dict[str, Any] 
         if review is not None:
             cap["review_ids"] = [review["review_id"]]
         prev = cap
-        yield {k: v for k, v in cap.items() if not k.startswith("_")}, review
+        yield cap, review
+
+
+def _public(cap: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in cap.items() if not k.startswith("_")}
+
+
+def generate(spec: SampleSpec) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
+    """Yield ``(capture, review or None)``; deterministic for ``spec``. About 5% of incidents
+    are analysed twice (a re-analysis: same incident, new analysis_hash)."""
+    for cap, review in _generate(spec):
+        yield _public(cap), review
+
+
+def _shadow(cap: dict[str, Any], spec: SampleSpec, i: int) -> dict[str, Any]:
+    """The same incident analysed by the shadow knowledge package: it fixes most wrong known
+    families and the groundless high-confidence cause, ranks a few more novel mechanisms in
+    the top 3, and breaks a handful of right answers."""
+    xr = random.Random(f"{spec.seed}:{i}:shadow")
+    s = orjson.loads(orjson.dumps(cap))
+    s["capture_id"] = s["capture_id"].replace("cap-", "shd-", 1)
+    s["stage"] = "shadow"
+    s["review_ids"] = []
+    s["harness"]["analysis_hash"] = _h(s["incident_id"], s["_attempt"], spec.seed, "shadow")
+    s["knowledge"] = {**s["knowledge"], "package_id": SHADOW_PACKAGE_ID}
+    resp, truth = s["response"], s["_truth"]
+    rc = resp["root_cause"]
+    if s["harness"]["status"] == "disabled":
+        s["harness"]["status"], rc["confidence"] = "passed", "medium"
+    if s["_case"] == "known" and rc["family"] not in (None, truth) and xr.random() < 0.6:
+        rc["family"], rc["claim"] = truth, f"{truth} caused the alert"
+        for c in resp["claims"]:
+            c["family"], c["text"] = truth, f"{truth} explains the alert"
+    elif s["_case"] == "known" and rc["family"] == truth and xr.random() < 0.004:
+        wrong = next(f for f in FAMILIES if f != truth)
+        rc["family"], rc["confidence"] = wrong, "medium"
+    if s["_case"] == "novel":
+        fams = [h["family"] for h in resp["hypotheses"]]
+        if truth not in fams[:3] and xr.random() < 0.3:
+            resp["hypotheses"][2]["family"] = truth
+    if rc["family"] and "confidence_diagnostics" in resp:
+        resp["confidence_diagnostics"] = _confidence_diagnostics(xr, s)
+    return _public(s)
+
+
+def generate_shadow(spec: SampleSpec) -> Iterator[dict[str, Any]]:
+    """The shadow window of :func:`generate`'s: one capture per capture, same incidents and
+    labels, served by :data:`SHADOW_PACKAGE_ID` (stage shadow, no reviews)."""
+    for i, (cap, _review) in enumerate(_generate(spec)):
+        yield _shadow(cap, spec, i)
 
 
 _COLUMNS = CAPTURE_COLUMNS + OPTIONAL_COLUMNS
@@ -276,6 +326,33 @@ def _batch(rows: list[dict[str, Any]]) -> pa.RecordBatch:
     cols = {c: [orjson.dumps(r[c]).decode() if c in NESTED and r[c] is not None else r[c]
                 for r in rows] for c in _COLUMNS}
     return pa.RecordBatch.from_pydict(cols, schema=_SCHEMA)
+
+
+def _write_parquet(path: Path, caps: Iterator[dict[str, Any]], batch: int) -> int:
+    n = 0
+    rows: list[dict[str, Any]] = []
+    with pq.ParquetWriter(path, _SCHEMA, compression="zstd") as writer:
+        for cap in caps:
+            rows.append(cap)
+            if len(rows) >= batch:
+                writer.write_batch(_batch(rows))
+                n += len(rows)
+                rows.clear()
+        if rows:
+            writer.write_batch(_batch(rows))
+            n += len(rows)
+    return n
+
+
+def write_shadow(out_dir: Path, spec: SampleSpec = SampleSpec(), *,
+                 batch: int = 50_000) -> dict[str, Any]:
+    """Write the shadow window of the sample (``generate_shadow``) to
+    ``<out_dir>/shadow/shadow-window.parquet`` (a directory of its own, so ``--captures
+    <out_dir>`` never mixes the two windows)."""
+    path = out_dir / "shadow" / "shadow-window.parquet"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return {"captures": str(path), "n_captures": _write_parquet(path, generate_shadow(spec),
+                                                                  batch)}
 
 
 def write_sample(out_dir: Path, spec: SampleSpec = SampleSpec(), *,
