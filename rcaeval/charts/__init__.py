@@ -35,6 +35,7 @@ from rcaeval.charts._data import (
     verdict_counts,
     verdict_long,
 )
+from rcaeval.charts._diagnostics import probe_chart, reliability_chart
 from rcaeval.charts._gate import captures_chart, gate_rates_chart
 from rcaeval.charts._palette import (
     BASELINE_COLOR,
@@ -71,6 +72,8 @@ __all__ = [
     "bucket_chart",
     "bucket_pass_rates",
     "captures_chart",
+    "probe_chart",
+    "reliability_chart",
     "case_scores",
     "case_trajectory",
     "category_scale",

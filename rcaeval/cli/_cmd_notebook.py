@@ -148,13 +148,18 @@ def release_report(
                      "next to it (default: ./release_gate.html).", show_default=False),
     ] = None,
     show_code: ShowCodeOpt = False,
+    shadow: Annotated[Path | None, typer.Option(
+        "--shadow", help="A shadow artifact of the same window: the page compares it with "
+        "this one (as `rcaeval release compare --active METRICS --shadow S`).",
+        show_default=False)] = None,
 ) -> None:
     """One implementation for `rcaeval release report` and `rcaeval notebook release-gate`."""
     from rcaeval.report import render_release_gate_notebook
 
     res = render_release_gate_notebook(
         metrics, captures=captures, window=window, reviews=reviews, db=db_path, stage=stage,
-        strict=strict, allow_synthetic=allow_synthetic, out=out, show_code=show_code)
+        strict=strict, allow_synthetic=allow_synthetic, out=out, show_code=show_code,
+        shadow=shadow)
     typer.echo(str(res.html))
     typer.echo(str(res.ipynb))
     if captures is not None:

@@ -355,6 +355,7 @@ def render_release_gate_notebook(
     out: str | Path | None = None,
     show_code: bool = False,
     timeout_s: int = 600,
+    shadow: str | Path | None = None,
 ) -> ReleaseGateRender:
     """Execute ``notebooks/release_gate.ipynb`` on a ``release_metrics/1`` file and write its
     HTML (default ``release_gate.html``) and executed ``.ipynb``. The artifact is loaded and
@@ -366,7 +367,10 @@ def render_release_gate_notebook(
     Instead of ``metrics``, ``captures`` + ``window`` (+ ``reviews``) measure the window first
     (:func:`rcaeval.release.measure`, only ``stage``'s captures when given) and write the
     artifact next to the HTML (``<html stem>.metrics.json`` + ``.sha256``), which the report
-    then reads; invalid capture/review lines are left out and returned in ``problems``."""
+    then reads; invalid capture/review lines are left out and returned in ``problems``.
+    ``shadow``: a shadow artifact of the same window, compared with this one in the page's
+    last section (:func:`rcaeval.release.compare`; refused before anything runs when it
+    cannot be compared)."""
     from rcaeval._paths import notebooks_dir
     from rcaeval.release import check_gate, load_artifact
 
@@ -393,10 +397,16 @@ def render_release_gate_notebook(
     path = Path(metrics).resolve()
     doc = load_artifact(path)
     result = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage)
+    if shadow is not None:
+        from rcaeval.release import compare
+
+        shadow = Path(shadow).resolve()
+        compare(doc, load_artifact(shadow), paired=False)   # refused here, not mid-render
     db_path, windows, note = _trend_store(db, doc, allow_synthetic=allow_synthetic)
     params: dict[str, Any] = {"metrics": str(path), "stage": stage, "strict": strict,
                               "allow_synthetic": allow_synthetic,
-                              "db": str(db_path) if db_path is not None else None}
+                              "db": str(db_path) if db_path is not None else None,
+                              "shadow": str(shadow) if shadow is not None else None}
     _, html, ipynb = execute_to_html(notebooks_dir() / RELEASE_NOTEBOOK_NAME, html, params,
                                      show_code=show_code, timeout_s=timeout_s)
     return ReleaseGateRender(html=html, ipynb=ipynb, passed=result.passed, db=db_path,

@@ -47,6 +47,9 @@ def _two_recorded_windows(out: Path) -> Path:
                             reviews=captures / "reviews.jsonl")
             rel.write_metrics_json(m, out / f"{name}.json")
             rel.record_window(s, out / f"{name}.json")
+    # the shadow package's measurement of the second window (the page compares the two)
+    rel.write_metrics_json(rel.measure(captures / "shadow", "2026-11-08..2026-11-14"),
+                           out / "shadow.json")
     return out / "w2.json"
 
 
@@ -62,10 +65,12 @@ def test_reports_draw_in_chromium(store_with_baseline: tuple[Path, Path],
                                            out=tmp_path / "explore.html")[0],
         "release_gate": render_release_gate_notebook(
             _two_recorded_windows(tmp_path / "windows"), db=tmp_path / "windows" / "s.duckdb",
+            shadow=tmp_path / "windows" / "shadow.json",
             out=tmp_path / "release_gate.html").html,
     }
-    # release gate: rates with intervals, the trend over the two stored windows, population
-    min_charts = {"run_page": 3, "regression_report": 3, "explore": 3, "release_gate": 3}
+    # release gate: rates with intervals, the trend over the two stored windows, population,
+    # probe templates and the reliability curve
+    min_charts = {"run_page": 3, "regression_report": 3, "explore": 3, "release_gate": 5}
     shots = REPO / "docs" / "img" if os.environ.get("RCAEVAL_UPDATE_SCREENSHOTS") \
         else tmp_path / "img"
     shots.mkdir(parents=True, exist_ok=True)

@@ -116,6 +116,15 @@ def every_chart() -> dict[str, Any]:
         "captures_chart": rc.captures_chart(pl.DataFrame({"case_type": ["known"],
                                                           "captures": [3]})),
         "trend_chart": rc.trend_chart(_trend()),
+        "reliability_chart": rc.reliability_chart(pl.DataFrame(
+            {"bin": [8, 9], "n": [3, 5], "correct": [2, 5], "mean_probability": [0.85, 0.95],
+             "accuracy": [0.67, 1.0], "accuracy_ci_low": [0.2, 0.57],
+             "accuracy_ci_high": [0.94, 1.0]})),
+        "probe_chart": rc.probe_chart(pl.DataFrame(
+            {"probe_template_id": ["p1"], "executions": [4], "support_rate": [0.5],
+             "support_rate_ci_low": [0.15], "support_rate_ci_high": [0.85],
+             "contribution_rate": [0.25], "contribution_rate_ci_low": [0.05],
+             "contribution_rate_ci_high": [0.7]})),
     }
 
 

@@ -230,3 +230,30 @@ def test_release_report_orders_overlapping_windows_and_names_the_left_out(
     assert cells == ["2026-11-01..2026-11-07", "2026-11-01..2026-11-14",
                      "2026-11-08..2026-11-14"]
     assert note in table
+
+
+@pytest.mark.slow
+def test_release_gate_page_shows_knowledge_diagnostics_and_the_shadow_comparison(
+        tmp_path: Path) -> None:
+    """The sample's capture/2 fields on the page: the package that served the window, probe
+    metrics per template, the reliability curve, and the shadow window compared with it."""
+    import rcaeval.release as rel
+    from rcaeval.report import render_release_gate_notebook
+
+    win = "2026-11-01..2026-11-07"
+    a, s = tmp_path / "A.json", tmp_path / "S.json"
+    rel.write_metrics_json(rel.measure(CAPTURES / "sample-window.parquet", win,
+                                       reviews=CAPTURES / "reviews.jsonl"), a)
+    rel.write_metrics_json(rel.measure(CAPTURES / "shadow", win), s)
+    html = render_release_gate_notebook(a, shadow=s, db=None,
+                                        out=tmp_path / "gate.html").html
+    text = html.read_text("utf-8")
+    assert "<td>kp-2026.11.1</td>" in text and "<td>runtime_snapshot</td>" in text
+    assert "<td>probe-oom_kill</td>" in text
+    assert "Reliability: accuracy per confidence bin" in text
+    assert "Brier score of the ranker" in text
+    cmp = rel.compare(rel.load_artifact(a), rel.load_artifact(s))
+    assert f"decision: {cmp.decision.upper()}" in text
+    assert "kp-2026.11.2" in text
+    assert raw_numbers(text) == []
+    assert_page_palette(text)

@@ -40,7 +40,8 @@ def test_old_versions_keep_loading_and_hashing() -> None:
 def test_probe_metrics_per_template_from_approved_snapshots_only(tmp_path: Path) -> None:
     a = with_trace(capture("a"), [       # approved; root cause oom_kill citing E01, E02
         o(1, template="probe-oom", evidence_id="E01", supporting=["k8s_events"]),  # contributes
-        o(2, template="probe-oom", evidence_id="E09", supporting=["logs"]),  # E09 not cited
+        o(2, template="probe-oom", evidence_id="E09", supporting=["logs"],  # E09 not cited
+          relation="after"),
         o(3, template="probe-disk", hypothesis="disk_full", contradicting=["prometheus"]),
         o(4, template=None, supporting=["logs"]),                           # not a probe
     ])
@@ -61,6 +62,7 @@ def test_probe_metrics_per_template_from_approved_snapshots_only(tmp_path: Path)
     assert (disk["executions"], disk["supported"], disk["refuted"], disk["contributed"]) \
         == (1, 0, 1, 0)
     assert oom["contribution_rate"] == 0.5
+    assert (oom["before"], oom["during"], oom["after"], oom["unknown"]) == (0, 3, 1, 0)
     lo, hi = rel_wilson(2, 4)
     assert math.isclose(oom["contribution_rate_ci_low"], lo)
     assert math.isclose(oom["contribution_rate_ci_high"], hi)
