@@ -64,6 +64,7 @@ SHORT_HELP: dict[str, str] = {
     "release report": "The release gate report as HTML",
     "release sample": "Write a generated capture window",
     "release candidates": "Knowledge candidates from passing reviews",
+    "release compare": "Compare a shadow artifact with the active one",
     "release reviews": "Operator reviews: validate, import, history",
     "release reviews validate": "Validate operator reviews",
     "release reviews import": "Validate reviews and store the valid ones",
