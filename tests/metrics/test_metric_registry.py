@@ -95,10 +95,12 @@ def test_breakdown_metrics_run_only_as_breakdowns(tmp_path: Path) -> None:
 
     con = duckdb.connect()
     con.execute("CREATE TABLE release_trace_observation AS SELECT * FROM (VALUES "
-                "('c1', 'approved', 'p1', ['g'], []::VARCHAR[], 'oom', 'oom', 'E01', ['E01']),"
-                "('c2', 'approved', 'p1', []::VARCHAR[], ['g'], 'oom', 'oom', 'E02', ['E01'])"
-                ") t(capture_id, snapshot_status, probe_template_id, supporting, contradicting,"
-                " hypothesis, rc_family, evidence_id, rc_evidence_ids)")
+                "('c1', 'approved', 'p1', ['g'], []::VARCHAR[], 'oom', 'oom', 'E01', ['E01'],"
+                " 'during'),"
+                "('c2', 'approved', 'p1', []::VARCHAR[], ['g'], 'oom', 'oom', 'E02', ['E01'],"
+                " 'after')) t(capture_id, snapshot_status, probe_template_id, supporting,"
+                " contradicting, hypothesis, rc_family, evidence_id, rc_evidence_ids,"
+                " incident_time_relation)")
     with pytest.raises(InputError, match="breakdown"):
         compute_metrics(con, ["capture_probe_by_template"])
     with pytest.raises(InputError, match="not a breakdown"):
