@@ -85,8 +85,6 @@ def _run(item: dict[str, Any], root: Path, side: str) -> None:
     """``rcaeval run`` with a replay agent: the runner judges each case as it finishes."""
     import subprocess
 
-    import polars as pl
-
     import rcaeval.store as st
 
     db = root / "store.duckdb"
@@ -103,8 +101,7 @@ def _run(item: dict[str, Any], root: Path, side: str) -> None:
         dest.mkdir(parents=True, exist_ok=True)
         (dest / "judgment.json").write_bytes(p.read_bytes())
     with st.connect(db) as s:
-        frame = pl.from_arrow(s.con.execute(
-            (_SQL / "equality_frame.sql").read_text()).fetch_arrow_table())
+        frame = s.con.sql((_SQL / "equality_frame.sql").read_text()).pl()
         dump(s.con, frame, root / "run", side)
 
 

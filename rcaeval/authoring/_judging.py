@@ -113,8 +113,8 @@ def judge_answers(cases: Mapping[str, Any], answers: Sequence[Answer]) -> dict[s
     if len(set(keys)) != len(keys):
         raise ValueError("answer keys must be unique")
     import rcaeval.store as st
-    from rcaeval.extract import CaseRef, extract_cases
-    from rcaeval.judge import CaseRules, judge_loaded, register_cases
+    from rcaeval.extract import CaseRef
+    from rcaeval.judge import CaseRules, Judging
 
     rules = {
         cid: CaseRules(case_id=cid, case_doc=m.case.model_dump(mode="json"),
@@ -128,13 +128,9 @@ def judge_answers(cases: Mapping[str, Any], answers: Sequence[Answer]) -> dict[s
         refs = [CaseRef(a.key, a.case_id, base / a.key / a.case_id) for a in answers]
         store = st.connect(":memory:")
         try:
-            db = store.con
-            st.pin_utc(db)
-            pairs = [(r.run_id, r.case_id) for r in refs]
-            register_cases(db, pairs, rules)
-            extract_cases(db, refs, workers=1, progress=False)
-            judge_loaded(db, pairs, write_files=False, chunk_size=None)
-            return _collect(db, answers)
+            session = Judging(store, write_files=False, chunk_size=None)
+            session.judge([(r.run_id, r.case_id) for r in refs], rules, refs=refs, workers=1)
+            return _collect(session.con, answers)
         finally:
             store.close()
 

@@ -26,7 +26,14 @@ from rcaeval.extract._group import GroupBuilder, GroupTables
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
 from rcaeval.extract._schema import RAW_TABLES
-from rcaeval.store import checkpoint, checkpoints_deferred, pin_utc, release_cache
+from rcaeval.store import (
+    checkpoint,
+    checkpoints_deferred,
+    pin_utc,
+    registered,
+    release_cache,
+    transaction,
+)
 
 _CASE_MARKERS = ("manifest.json", "output.txt", "evidences", "workspace", "transcript.json")
 
@@ -251,9 +258,7 @@ def _flush(con: duckdb.DuckDBPyConnection,
     inserted: Counter[str] = Counter()
     refs = [ref for group, _ in batch for ref in group.refs]
     keys = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
-    con.execute("BEGIN TRANSACTION")
-    try:
-        con.register(_KEYS_VIEW, keys)
+    with transaction(con), registered(con, {_KEYS_VIEW: keys}):
         stale, lo, hi, base = con.execute(read_query("extract/stale_keys.sql")).fetchall()[0]
         if stale:
             for table in RAW_TABLES:
@@ -263,18 +268,9 @@ def _flush(con: duckdb.DuckDBPyConnection,
             rows = _batch_rows(batch, table)
             if rows is None:
                 continue
-            con.register(_ROWS_VIEW, rows)
-            try:
+            with registered(con, {_ROWS_VIEW: rows}):
                 con.execute(read_statement("extract/insert_rows.sql", table=table), {"base": base})
-            finally:
-                con.unregister(_ROWS_VIEW)
             inserted[table] += rows.num_rows
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    finally:
-        con.unregister(_KEYS_VIEW)
     return inserted
 
 

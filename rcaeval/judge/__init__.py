@@ -10,10 +10,12 @@ Typical use::
     s = st.connect()
     verdicts = judge_audit(s, "data/recorded", "data/registry", out_dir="out/judgments")
 
-Lower levels, for tests and notebooks: :func:`flatten_rules` (judge spec dict -> rule
-tables), :func:`register_cases` (rules + case_meta), :func:`judge_loaded` (judge what is
-already extracted), :func:`rejudge_store` (judge again what the store holds, with the
-registry's current rules), :func:`run_judge_sql` (frames only, nothing written). Reading
+The judging session :class:`Judging` (``Judging(store).judge(keys, cases, refs=...)``)
+owns the connection, transactions, the chunk loop and the write phase; every entry point
+below goes through it. Lower levels, for tests and notebooks: :func:`flatten_rules` (judge
+spec dict -> rule tables), :func:`register_cases` (rules + case_meta), :func:`judge_loaded`
+(judge what is already extracted), :func:`rejudge_store` (judge again what the store holds,
+with the registry's current rules), :func:`run_judge_sql` (frames only, nothing written). Reading
 results: :func:`load_judgment`, :func:`explain_tree` / :func:`explain_html`,
 :func:`load_detector_hits`.
 
@@ -24,13 +26,7 @@ private modules (``rcaeval.judge._packet``, ``._pipeline``, ...) directly.
 from __future__ import annotations
 
 from rcaeval._vocab import BUCKETS, DEFAULT_CHUNK_SIZE
-from rcaeval.judge._audit import (
-    BULK_MEMORY_LIMIT,
-    CaseRules,
-    judge_audit,
-    judge_loaded,
-    register_cases,
-)
+from rcaeval.judge._audit import BULK_MEMORY_LIMIT, judge_audit, judge_loaded, register_cases
 from rcaeval.judge._explain import (
     case_anchor,
     explain_html,
@@ -43,6 +39,7 @@ from rcaeval.judge._pipeline import JudgeFrames, run_judge_sql
 from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rejudge import rejudge_store
 from rcaeval.judge._rules import flatten_rules
+from rcaeval.judge._session import CaseRules, Judging
 from rcaeval.judge._version import JUDGE_VERSION
 
 __all__ = [
@@ -54,6 +51,7 @@ __all__ = [
     "JUDGMENT_VERSION",
     "CaseRules",
     "JudgeFrames",
+    "Judging",
     "case_anchor",
     "explain_html",
     "explain_tree",

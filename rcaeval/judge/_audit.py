@@ -1,4 +1,7 @@
-"""Judging orchestration: registry -> rule tables + case_meta -> extraction -> SQL -> packets.
+"""Judging audit dirs: discover case dirs, load their cases from the registry, and hand the
+keys to the judging session (:class:`rcaeval.judge._session.Judging`), which registers,
+extracts, judges and records the unloadable cases. Also the compatible entry points
+``register_cases`` / ``record_case_meta`` / ``judge_loaded`` over the session.
 
 Python here only does I/O and sequencing; every decision is in ``queries/``.
 """
@@ -6,9 +9,7 @@ Python here only does I/O and sequencing; every decision is in ``queries/``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,36 +17,15 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from rcaeval._paths import read_query, read_statement, registry_dir
+from rcaeval._paths import read_query, registry_dir
 from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import InputError, RcaevalError
-from rcaeval.extract import RAW_TABLES
 from rcaeval.judge._copies import cite_copies, find_copies, refuse_copies
-from rcaeval.judge._load import (
-    case_fields,
-    case_meta_table,
-    concat_rule_tables,
-    load_case_meta,
-    load_rules,
-)
-from rcaeval.judge._packet import build_packets, judgments_frame, write_packets, write_results
-from rcaeval.judge._pipeline import detect_outputs, run_judge_sql, scope_keys
-from rcaeval.judge._profiles import load_profiles
-from rcaeval.judge._rules import compute_rules_hash, flatten_rules
-from rcaeval.judge._unloadable import (
-    SUBTYPE_BUNDLE_ID_INVALID,
-    describe_load_error,
-    record_unloadable,
-)
+from rcaeval.judge._session import CaseRules, Connectable, Judging, check_chunk_size
+from rcaeval.judge._unloadable import SUBTYPE_BUNDLE_ID_INVALID, describe_load_error
 from rcaeval.judge._version import JUDGE_VERSION
-from rcaeval.store import (
-    base_tables,
-    checkpoint,
-    checkpoints_deferred,
-    pin_utc,
-    release_cache,
-)
+from rcaeval.store import registered
 
 BULK_MEMORY_LIMIT = "1GB"
 """DuckDB ``memory_limit`` that ``rcaeval judge`` (and bench/bench_judge.py) sets on a file
@@ -54,126 +34,30 @@ store when neither ``--memory-limit`` nor ``$RCAEVAL_DB_MEMORY_LIMIT`` is given:
 runs) and keeps the buffer pool from growing with the number of runs (docs/judge.md)."""
 
 
-@dataclass(frozen=True)
-class CaseRules:
-    """One case as the judge needs it: the case.yaml-shaped dict (``case_type``,
-    ``environment.cluster_id``, ``time_window``) and the judge spec dict (judge.yaml shape,
-    defaults applied), with the registry's ``rules_hash`` when known."""
-
-    case_id: str
-    case_doc: Mapping[str, Any]
-    judge_doc: Mapping[str, Any]
-    rules_hash: str | None = None
-
-    @property
-    def effective_hash(self) -> str:
-        return self.rules_hash or compute_rules_hash(self.judge_doc)
-
-
-def raw_connection(con: Any) -> duckdb.DuckDBPyConnection:
-    """The DuckDB connection of ``con`` (a connection, or a store object with ``.con``)."""
-    inner = getattr(con, "con", con)
-    if not isinstance(inner, duckdb.DuckDBPyConnection):
-        raise TypeError(f"expected a DuckDB connection or a store, got {type(con).__name__}")
-    return inner
-
-
-def _require_schema(con: duckdb.DuckDBPyConnection) -> None:
-    have = set(base_tables(con))
-    need = {"case_meta", "raw_bundle", "rule_check", "eval_fact", "eval_judgment"}
-    if not need <= have:
-        raise InputError(
-            f"the store lacks tables {sorted(need - have)}: open it with rcaeval.store.connect() "
-            "so migrations 0001/0002 are applied"
-        )
-
-
 def register_cases(
-    con: Any,
+    con: Connectable,
     runs: Iterable[tuple[str, str]],
     cases: Mapping[str, CaseRules],
     *,
     scoring_profile: str | None = None,
 ) -> None:
     """Load rule tables for ``cases`` and ``case_meta`` rows for every ``(run_id, case_id)``
-    of ``runs``. ``scoring_profile`` overrides each judge spec's ``scoring_profile``."""
-    con = raw_connection(con)
-    _require_schema(con)
-    runs = list(runs)
-    used = sorted({c for _, c in runs})
-    unknown = [c for c in used if c not in cases]
-    if unknown:
-        raise InputError(f"no registry case for case id(s) {unknown}")
-    tables = concat_rule_tables(
-        flatten_rules(cid, cases[cid].judge_doc, rules_hash=cases[cid].effective_hash)
-        for cid in used
-    )
-    load_rules(con, tables)
-    record_case_meta(con, runs, cases, scoring_profile=scoring_profile)
+    of ``runs``. ``scoring_profile`` overrides each judge spec's ``scoring_profile``.
+    (:meth:`Judging.register`.)"""
+    Judging(con, scoring_profile=scoring_profile).register(runs, cases)
 
 
-def record_case_meta(con: Any, runs: Iterable[tuple[str, str]], cases: Mapping[str, CaseRules],
-                     *, scoring_profile: str | None = None) -> None:
+def record_case_meta(con: Connectable, runs: Iterable[tuple[str, str]],
+                     cases: Mapping[str, CaseRules], *,
+                     scoring_profile: str | None = None) -> None:
     """Upsert the ``case_meta`` rows (case type, cluster, window, rules hash, profile) of
     ``runs``. The runner records them for every case it starts, so a case that errors or is
-    interrupted before it is judged keeps its case type."""
-    meta = []
-    for run_id, case_id in runs:
-        spec = cases[case_id]
-        profile = scoring_profile or spec.judge_doc.get("scoring_profile") or "default"
-        meta.append({
-            "run_id": run_id, "case_id": case_id, "rules_hash": spec.effective_hash,
-            "scoring_profile": profile, **case_fields(spec.case_doc),
-        })
-    if meta:
-        load_case_meta(raw_connection(con), case_meta_table(meta))
-
-
-def _check_chunk_size(chunk_size: int | None) -> None:
-    if chunk_size is not None and chunk_size < 1:
-        raise InputError(f"chunk_size must be >= 1, got {chunk_size}", field="chunk_size")
-
-
-def _chunks(keys: pa.Table, chunk_size: int | None) -> Iterator[pa.Table]:
-    """``keys`` in consecutive slices of ``chunk_size`` rows (one slice when ``None`` or when
-    there are no keys, so an empty judging pass still yields an empty frame)."""
-    if chunk_size is None or keys.num_rows <= chunk_size:
-        yield keys
-        return
-    for start in range(0, keys.num_rows, chunk_size):
-        yield keys.slice(start, chunk_size)
-
-
-DETECTOR_BLOCK_CHUNKS = 10
-"""Judging chunks per detector block: the output detectors run once over a block's case runs
-(:func:`rcaeval.judge._pipeline.detect_outputs`), their fixed per-query cost (RE2 compiling
-the grammar's regexes) paid once per block; a block keeps only its output sentences and
-detector matches, a small fraction of a chunk's raw rows."""
-
-
-def _blocks(keys: pa.Table, chunk_size: int | None) -> Iterator[pa.Table]:
-    """``keys`` in slices of :data:`DETECTOR_BLOCK_CHUNKS` chunks (one when unchunked)."""
-    return _chunks(keys, None if chunk_size is None else chunk_size * DETECTOR_BLOCK_CHUNKS)
-
-
-def _oom_guard(con: duckdb.DuckDBPyConnection, n_runs: int, call: Any) -> Any:
-    try:
-        return call()
-    except (duckdb.OutOfMemoryException, RuntimeError) as exc:
-        oom = exc if isinstance(exc, duckdb.OutOfMemoryException) else exc.__cause__
-        if not isinstance(oom, duckdb.OutOfMemoryException):
-            raise
-        limit = con.execute(read_query("store/current_memory_limit.sql")).fetchall()[0][0]
-        raise InputError(
-            f"DuckDB ran out of memory judging {n_runs} case runs in one pass "
-            f"(memory_limit {limit}): raise it (--memory-limit, $RCAEVAL_DB_MEMORY_LIMIT, "
-            f"connect(memory_limit=...)) or lower the chunk size (--chunk-size). {oom}",
-            field="memory_limit",
-        ) from exc
+    interrupted before it is judged keeps its case type. (:meth:`Judging.record_case_meta`.)"""
+    Judging(con, scoring_profile=scoring_profile).record_case_meta(runs, cases)
 
 
 def judge_loaded(
-    con: Any,
+    con: Connectable,
     keys: Iterable[tuple[str, str]] | None = None,
     *,
     out_dir: str | Path | None = None,
@@ -197,62 +81,10 @@ def judge_loaded(
 
     ``semantic`` (a :class:`rcaeval.semantic.SemanticConfig`) adds the semantic shadow after
     each chunk (docs/semantic.md); ``cases`` gives it the ground truth. The deterministic
-    judgment written here is the same with or without it."""
-    _check_chunk_size(chunk_size)
-    con = raw_connection(con)
-    _require_schema(con)
-    profiles = profiles if profiles is not None else load_profiles()
-    all_keys = scope_keys(con, keys, profiles=profiles)
-    judged_at = datetime.now(UTC)
-    parts: list[pl.DataFrame] = []
-    with checkpoints_deferred(con):
-        for block in _blocks(all_keys, chunk_size):
-            if parts:
-                _release_chunk_inputs(con)
-            _oom_guard(con, block.num_rows, lambda b=block: detect_outputs(con, b))
-            for i, chunk in enumerate(_chunks(block, chunk_size)):
-                if i:
-                    _release_chunk_inputs(con)
-                parts.append(_judge_one(con, chunk, profiles, out_dir=out_dir,
-                                        write_files=write_files, judged_at=judged_at,
-                                        semantic=semantic, cases=cases))
-    return parts[0] if len(parts) == 1 else pl.concat(parts, how="vertical")
-
-
-def _release_chunk_inputs(con: duckdb.DuckDBPyConnection) -> None:
-    """Between chunks (and before a detector block): drop the last chunk's input tables,
-    checkpoint what its commit wrote, and give DuckDB's cached blocks back
-    (``rcaeval.store.release_cache``), so each chunk starts from the same memory whatever
-    the store's size and the number of chunks before it. The checkpoint runs here, not in
-    the chunk's commit (``checkpoints_deferred``), so that its own memory comes on top of
-    the least the judge holds."""
-    for table in RAW_TABLES:
-        if table != "raw_bundle":
-            con.execute(read_statement("judge/drop_chunk_input.sql", table=table))
-    checkpoint(con)
-    release_cache(con)
-
-
-def _judge_one(con: duckdb.DuckDBPyConnection, chunk: pa.Table, profiles: dict[str, Any], *,
-               out_dir: str | Path | None, write_files: bool, judged_at: datetime,
-               semantic: Any, cases: Mapping[str, CaseRules] | None) -> pl.DataFrame:
-    """Judge one chunk whose detector block already ran; write its eval_* rows and packets."""
-    frames = _oom_guard(con, chunk.num_rows, lambda: run_judge_sql(
-        con, chunk, profiles=profiles, detected=True))
-    packets = build_packets(frames, judge_version=JUDGE_VERSION)
-    write_results(con, frames, packets, judge_version=JUDGE_VERSION, judged_at=judged_at)
-    if write_files:
-        case_dirs = {
-            (r["run_id"], r["case_id"]): r["case_dir"]
-            for r in frames.scope.iter_rows(named=True)
-        }
-        write_packets(packets, case_dirs, out_dir)
-    if semantic is not None:
-        from rcaeval.semantic import shadow_chunk
-
-        shadow_chunk(con, frames, config=semantic, cases=cases, profiles=profiles,
-                     out_dir=out_dir, write_files=write_files, judged_at=judged_at)
-    return judgments_frame(frames)
+    judgment written here is the same with or without it. (:meth:`Judging.judge_loaded`.)"""
+    session = Judging(con, out_dir=out_dir, write_files=write_files, chunk_size=chunk_size,
+                      semantic=semantic, profiles=profiles)
+    return session.judge_loaded(keys, cases=cases)
 
 
 def _registry_cases(
@@ -295,16 +127,13 @@ def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
             "run_id": run_id, "audit_root": str(audit_root), "judge_version": JUDGE_VERSION})
     if judged:
         pairs = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
-        con.register("__rcaeval_judged", pairs)
-        try:
+        with registered(con, {"__rcaeval_judged": pairs}):
             con.execute(read_query("judge/record_case_runs.sql"),
                         {"max_tokens": MAX_TOKENS, "max_cost": MAX_COST_USD})
-        finally:
-            con.unregister("__rcaeval_judged")
 
 
 def judge_audit(
-    con: Any,
+    con: Connectable,
     audit_root: str | Path,
     registry_root: str | Path | None = None,
     *,
@@ -339,12 +168,13 @@ def judge_audit(
     recorded run) is an :class:`InputError` unless ``replace``; with ``replace`` its
     judgment replaces the stored one and the case run cites the copy's dir.
     """
-    from rcaeval.extract import discover_case_dirs, extract_cases
+    from rcaeval.extract import discover_case_dirs
 
-    _check_chunk_size(chunk_size)
-    db = raw_connection(con)
-    _require_schema(db)
-    pin_utc(db)
+    check_chunk_size(chunk_size)
+    session = Judging(con, out_dir=out_dir, write_files=write_files, chunk_size=chunk_size,
+                      semantic=semantic, profiles_path=profiles_path,
+                      scoring_profile=scoring_profile)
+    db = session.con
     root = Path(audit_root)
     try:
         refs = discover_case_dirs(root)
@@ -360,28 +190,21 @@ def judge_audit(
     copies = find_copies(db, refs)
     if not replace:
         refuse_copies(copies)
-    profiles = load_profiles(profiles_path)
+    session.load_profiles()
     cases, failures = _registry_cases(registry_root, sorted({r.case_id for r in refs}))
     # a manifest whose run_id/case_id cannot be a path part: that case is `invalid`
     bad_ids = {(r.run_id, r.case_id): (SUBTYPE_BUNDLE_ID_INVALID, r.id_problem)
                for r in refs if r.id_problem}
     good = [r for r in refs if r.case_id in cases and (r.run_id, r.case_id) not in bad_ids]
-    frames: list[pl.DataFrame] = []
-    if good:
-        pairs = [(r.run_id, r.case_id) for r in good]
-        register_cases(db, pairs, cases, scoring_profile=scoring_profile)
-        base = Path(registry_root) if registry_root is not None else registry_dir()
-        extract_cases(db, [dataclasses.replace(r, registry_case=base / "cases" / r.case_id)
-                           for r in refs if r.case_id in cases], workers=workers,
-                      progress=progress)
-        frames.append(judge_loaded(db, pairs, out_dir=out_dir, write_files=write_files,
-                                   profiles=profiles, chunk_size=chunk_size,
-                                   semantic=semantic, cases=cases))
-    _record_runs(db, root, refs, judged=bool(good))
-    cite_copies(db, copies)
-    bad = record_unloadable(db, failures, refs, judge_version=JUDGE_VERSION, out_dir=out_dir,
-                            write_files=write_files, per_ref=bad_ids)
-    if bad:
-        frames.append(pl.DataFrame(bad))
-    result = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
-    return result.sort(["run_id", "case_id"])
+
+    base = Path(registry_root) if registry_root is not None else registry_dir()
+
+    def bookkeeping() -> None:
+        _record_runs(db, root, refs, judged=bool(good))
+        cite_copies(db, copies)
+
+    return session.judge([(r.run_id, r.case_id) for r in good], cases,
+                         refs=[dataclasses.replace(r, registry_case=base / "cases" / r.case_id)
+                               for r in refs if r.case_id in cases] if good else None,
+                         workers=workers, progress=progress, failures=failures,
+                         per_ref=bad_ids, unloadable=refs, bookkeeping=bookkeeping)

@@ -12,6 +12,7 @@ import pyarrow as pa
 from rcaeval._paths import read_query, read_statement
 from rcaeval.errors import InputError
 from rcaeval.judge._rules import RULE_TABLES
+from rcaeval.store import registered, transaction
 
 CASE_META_SCHEMA = pa.schema([
     ("run_id", pa.string()), ("case_id", pa.string()), ("case_type", pa.string()),
@@ -82,19 +83,11 @@ def load_rules(
     if validate:
         validate_rule_regexes(con, tables)
     keys = tables["rule_bucket_param"].select(["case_id", "rules_hash"])
-    con.register("__rcaeval_rule_keys", keys)
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with registered(con, {"__rcaeval_rule_keys": keys}), transaction(con):
         for table in RULE_TABLES:
             con.execute(read_statement("judge_io/rule_rows_delete.sql", table=table))
             if tables[table].num_rows:
                 _insert(con, table, tables[table])
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    finally:
-        con.unregister("__rcaeval_rule_keys")
 
 
 def concat_rule_tables(parts: Iterable[Mapping[str, pa.Table]]) -> dict[str, pa.Table]:
@@ -146,14 +139,5 @@ def case_meta_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
 
 def load_case_meta(con: duckdb.DuckDBPyConnection, table: pa.Table) -> None:
     """Upsert ``case_meta`` rows (by run_id, case_id)."""
-    con.register("__rcaeval_case_meta", table)
-    try:
-        con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute(read_query("judge/upsert_case_meta.sql"))
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-    finally:
-        con.unregister("__rcaeval_case_meta")
+    with registered(con, {"__rcaeval_case_meta": table}), transaction(con):
+        con.execute(read_query("judge/upsert_case_meta.sql"))

@@ -21,7 +21,7 @@ from rcaeval._ids import child_path
 from rcaeval._paths import read_query, read_statement
 from rcaeval.judge._pipeline import JudgeFrames, sql_digest
 from rcaeval.judge._trajectory import sections as trajectory_sections
-from rcaeval.store import base_tables
+from rcaeval.store import base_tables, registered, transaction
 
 JUDGMENT_VERSION = 1
 """The judgment.json layout version."""
@@ -205,26 +205,17 @@ def write_results(
             "judged_at": judged_at,
         })
     judg = pa.Table.from_pylist(rows, schema=EVAL_JUDGMENT_SCHEMA)
-    con.register("__rcaeval_judgments", judg)
-    try:
-        con.execute("BEGIN TRANSACTION")
-        try:
-            for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
-                          "eval_detector_hit", "eval_trajectory", "eval_trajectory_tool",
-                          *_present(con, SHADOW_TABLES)):
-                con.execute(read_statement("judge/delete_scope.sql", table=table))
-            con.execute(read_query("judge/write_facts.sql"))
-            con.execute(read_query("judge/write_checks.sql"))
-            con.execute(read_query("judge/write_detector_hits.sql"))
-            con.execute(read_query("judge/write_buckets.sql"))
-            con.execute(read_query("judge/write_judgments.sql"))
-            con.execute(read_query("judge/write_trajectory.sql"))
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-    finally:
-        con.unregister("__rcaeval_judgments")
+    with registered(con, {"__rcaeval_judgments": judg}), transaction(con):
+        for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
+                      "eval_detector_hit", "eval_trajectory", "eval_trajectory_tool",
+                      *_present(con, SHADOW_TABLES)):
+            con.execute(read_statement("judge/delete_scope.sql", table=table))
+        con.execute(read_query("judge/write_facts.sql"))
+        con.execute(read_query("judge/write_checks.sql"))
+        con.execute(read_query("judge/write_detector_hits.sql"))
+        con.execute(read_query("judge/write_buckets.sql"))
+        con.execute(read_query("judge/write_judgments.sql"))
+        con.execute(read_query("judge/write_trajectory.sql"))
 
 
 def judgments_frame(frames: JudgeFrames) -> pl.DataFrame:

@@ -19,6 +19,7 @@ from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.judge._packet import EVAL_JUDGMENT_SCHEMA, JUDGMENT_VERSION, write_packets
 from rcaeval.judge._pipeline import sql_digest
+from rcaeval.store import registered, transaction
 
 SUBTYPE_NOT_IN_REGISTRY = "case_not_in_registry"
 SUBTYPE_SPEC_INVALID = "case_spec_invalid"
@@ -112,19 +113,9 @@ def record_unloadable(
         ("run_id", pa.string()), ("case_id", pa.string()), ("audit_path", pa.string()),
         ("error", pa.string()),
     ]))
-    con.register("__rcaeval_unloadable", judgments)
-    con.register("__rcaeval_unloadable_runs", runs)
-    try:
-        con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute(read_query("judge/record_unloadable.sql"))
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-    finally:
-        con.unregister("__rcaeval_unloadable")
-        con.unregister("__rcaeval_unloadable_runs")
+    with registered(con, {"__rcaeval_unloadable": judgments,
+                          "__rcaeval_unloadable_runs": runs}), transaction(con):
+        con.execute(read_query("judge/record_unloadable.sql"))
     if write_files:
         write_packets(packets, case_dirs, out_dir)
     return [{k: r[k] for k in ("run_id", "case_id", "case_type", "verdict", "subtype", "score",

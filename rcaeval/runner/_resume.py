@@ -327,10 +327,10 @@ def record_cases(store: Any, run_id: str, merged: Mapping[str, Any]) -> None:
     """``case_meta`` for the cases a run is about to start (``{case_id: MergedCase}``): a case
     that errors, times out or is interrupted before it is judged keeps its case type in the
     summary, reports, results JSON and JUnit."""
-    from rcaeval.judge._audit import record_case_meta
+    from rcaeval.judge import Judging
 
     rules = {cid: case_rules(m) for cid, m in merged.items()}
-    record_case_meta(store, [(run_id, cid) for cid in rules], rules)
+    Judging(store).record_case_meta([(run_id, cid) for cid in rules], rules)
 
 
 def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]],
@@ -339,17 +339,14 @@ def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]],
     lands in each audit dir. Returns ``{case_id: error}`` for cases that could not be judged
     (a failing batch is retried case by case). ``semantic``: a SemanticConfig for the
     semantic shadow (docs/semantic.md)."""
-    from rcaeval.extract import CaseRef, extract_cases
-    from rcaeval.judge import judge_loaded, register_cases
+    from rcaeval.extract import CaseRef
+    from rcaeval.judge import Judging
 
     try:
         rules = {m.case_id: case_rules(m) for m, _ in items}
         pairs = [(run_id, m.case_id) for m, _ in items]
-        register_cases(store, pairs, rules)
-        refs = [CaseRef(run_id, m.case_id, Path(ex.audit_dir or ""), registry_case=m.case_dir,
-                        registry_incident=m.incident_dir) for m, ex in items]
-        extract_cases(store.con, refs, workers=1, progress=False)
-        judge_loaded(store, pairs, semantic=semantic, cases=rules)
+        refs = [CaseRef(run_id, m.case_id, Path(ex.audit_dir or "")) for m, ex in items]
+        Judging(store, semantic=semantic).judge(pairs, rules, refs=refs, workers=1)
         return {}
     except Exception as exc:  # noqa: BLE001 - a judge failure must not stop the run
         if len(items) == 1:

@@ -26,6 +26,7 @@ from rcaeval.semantic._providers import (
     Sample,
     command_sample,
 )
+from rcaeval.store import registered, transaction
 
 CONTEXT_FILE = "semantic_context_v1.json"
 PACKET_FILE = "semantic_packet_v1.json"
@@ -318,19 +319,8 @@ def _record(con: Any, scope_keys: list[Key], contexts: Mapping[Key, bytes],
         "__sem_checks": _table(check_rows, con, "eval_semantic_check", ts),
         "__sem_blended": _table(blended_rows, con, "eval_judgment_blended", ts),
     }
-    for name, table in tables.items():
-        con.register(name, table)
-    try:
-        con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute(read_query("semantic/record.sql"))
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-    finally:
-        for name in tables:
-            con.unregister(name)
+    with registered(con, tables), transaction(con):
+        con.execute(read_query("semantic/record.sql"))
 
 
 _ARROW = {"VARCHAR": pa.string(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int32(),

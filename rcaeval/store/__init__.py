@@ -38,6 +38,7 @@ from rcaeval.store._migrations import (
 from rcaeval.store._parquet import IMPORT_MODES
 from rcaeval.store._sqlnames import base_tables
 from rcaeval.store._store import BUCKET_ORDER, Store
+from rcaeval.store._tx import registered, transaction
 
 __all__ = [
     "BUCKET_ORDER",
@@ -57,10 +58,12 @@ __all__ = [
     "connect",
     "default_migrations_dir",
     "pin_utc",
+    "registered",
     "release_cache",
     "discover_migrations",
     "resolve_db_path",
     "resolve_memory_limit",
     "resolve_threads",
+    "transaction",
     "wal_bytes",
 ]

@@ -16,6 +16,7 @@ import duckdb
 
 from rcaeval._paths import queries_dir, read_statement
 from rcaeval.errors import InputError
+from rcaeval.store._tx import transaction
 
 MIGRATIONS_TABLE = "schema_migrations"
 _FILE_RE = re.compile(r"^(\d{4})_([a-z0-9][a-z0-9_]*)\.sql$")
@@ -170,16 +171,14 @@ def apply_migration(con: duckdb.DuckDBPyConnection, mig: Migration, db_label: st
     text = mig.sql()
     if checksum_text(text) != mig.checksum:
         raise InputError("migration file changed while being applied", file=str(mig.path))
-    con.execute("BEGIN TRANSACTION")
     try:
-        con.execute(text)
-        con.execute(
-            read_statement("store/migrations_record.sql", table=MIGRATIONS_TABLE),
-            [mig.version, mig.name, mig.checksum, datetime.now(UTC)],
-        )
-        con.execute("COMMIT")
+        with transaction(con):
+            con.execute(text)
+            con.execute(
+                read_statement("store/migrations_record.sql", table=MIGRATIONS_TABLE),
+                [mig.version, mig.name, mig.checksum, datetime.now(UTC)],
+            )
     except duckdb.Error as exc:
-        con.execute("ROLLBACK")
         raise InputError(
             f"migration failed on {db_label} (nothing from it was applied): {exc}",
             file=str(mig.path),

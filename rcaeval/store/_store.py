@@ -27,6 +27,7 @@ from rcaeval.store._migrations import (
     plan_migrations,
 )
 from rcaeval.store._sqlnames import base_tables, primary_key, quote_ident, table_columns
+from rcaeval.store._tx import transaction
 
 #: The judge's buckets in report order; ``buckets()``/``checks()`` sort by it (unknown last).
 BUCKET_ORDER: tuple[str, ...] = BUCKETS
@@ -154,24 +155,15 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[Store]:
-        """A transaction; nested uses join the outermost one. Rolls back on any exception."""
-        if self._tx_depth:
-            self._tx_depth += 1
-            try:
-                yield self
-            finally:
-                self._tx_depth -= 1
-            return
-        self.con.execute("BEGIN TRANSACTION")
-        self._tx_depth = 1
+        """A transaction; nested uses join the outermost one (also the judge's and
+        extraction's own, :func:`rcaeval.store._tx.transaction`). Rolls back on any
+        exception."""
+        self._tx_depth += 1
         try:
-            yield self
-        except BaseException:
-            self._tx_depth = 0
-            self.con.execute("ROLLBACK")
-            raise
-        self._tx_depth = 0
-        self.con.execute("COMMIT")
+            with transaction(self.con):
+                yield self
+        finally:
+            self._tx_depth -= 1
 
     # -- schema ----------------------------------------------------------------------------
     @property

@@ -75,7 +75,8 @@ FACADES = {
         "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION", "JUDGMENT_FILE",
         "JUDGMENT_VERSION", "CaseRules", "JudgeFrames", "case_anchor", "explain_html",
         "explain_tree", "flatten_rules", "judge_audit", "judge_loaded", "load_detector_hits",
-        "load_judgment", "load_profiles", "register_cases", "rejudge_store", "run_judge_sql"},
+        "load_judgment", "load_profiles", "register_cases", "rejudge_store", "run_judge_sql",
+        "Judging"},
     "rcaeval.prove": {
         "ROLES", "CasePlan", "CaseProof", "ProofReport", "Unreachable", "case_plans",
         "plan_case", "prove", "unreachable_checks"},

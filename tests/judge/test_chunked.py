@@ -188,7 +188,7 @@ def test_file_store_checkpoints_between_chunks_not_in_commits(tmp_path, monkeypa
     """In a file store, a chunk's commit leaves its rows in DuckDB's write-ahead log; the
     judge checkpoints once the chunk's inputs are dropped (before the next chunk), and at the
     end; the connection's checkpoint threshold is the caller's again afterwards."""
-    import rcaeval.judge._audit as audit
+    import rcaeval.judge._session as audit
     import rcaeval.store as st
     from rcaeval.judge import judge_audit
 

@@ -281,7 +281,7 @@ def test_judging_a_connection_without_the_store_schema_says_how_to_open_it():
 
 
 def test_out_of_memory_while_judging_names_the_memory_limit():
-    from rcaeval.judge._audit import _oom_guard
+    from rcaeval.judge._session import oom_guard as _oom_guard
 
     con = duckdb.connect()
     con.execute("SET memory_limit = '123MB'")
