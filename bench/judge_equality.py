@@ -24,7 +24,8 @@ same input files, which the harness prepares once:
 Every input is judged with ``judge_audit`` and then re-judged with ``rejudge_store`` from
 what that stored; each pass's judgment.json files are compared byte for byte, and every row
 of every ``eval_*`` table and the returned frame row by row (wall-clock columns and the side's
-own directory masked, see bench/_equality_side.py).
+own directory masked, see bench/_equality_side.py; runner workspace ids, random per case run,
+masked too; for the ``run`` input the durations the live run measured).
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ INPUTS = ("sample", "generated", "faults", "run")
 EXAMPLES = 3
 DIGEST = re.compile(r'judge_sql_digest(\\?"\s*:\s*\\?")([0-9a-f]{16})')
 """``judge_sql_digest`` in a packet, and in a packet held as text in a row (escaped quotes)."""
+WORKSPACE = re.compile(r"ws-[0-9a-f]{12}")
+"""A runner workspace id: random per case run (rcaeval.runner), so never compared."""
+CLOCK = re.compile(r'(\\?"(?:wall_seconds|duration_s)\\?": )-?[0-9.e+-]+')
+"""Durations a live run measures (the ``run`` input only: two runs never take equally long;
+recorded audits' durations come from their files and are compared)."""
 
 
 @dataclass
@@ -144,12 +150,15 @@ def _files(root: Path) -> dict[str, Path]:
     return {str(p.relative_to(root)): p for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def _masked(text: str, mask: bool) -> str:
+def _masked(text: str, mask: bool, clock: bool = False) -> str:
+    text = WORKSPACE.sub("ws-<random>", text)
+    if clock:
+        text = CLOCK.sub(r"\1<clock>", text)
     return DIGEST.sub(r"judge_sql_digest\1<digest>", text) if mask else text
 
 
 def compare_pass(input_name: str, name: str, a: Path, b: Path, *,
-                 mask_digest: bool = False) -> Compared:
+                 mask_digest: bool = False, clock: bool = False) -> Compared:
     """Packets byte for byte, table rows and frame rows as multisets of lines. With
     ``mask_digest`` the value of ``judge_sql_digest`` (wherever it stands) is not compared:
     for a change that moves the judge's SQL without changing what it decides."""
@@ -160,14 +169,14 @@ def compare_pass(input_name: str, name: str, a: Path, b: Path, *,
         if rel not in pa or rel not in pb:
             c.packets_differing += 1
             c.note(f"packet {rel}: only in {'head' if rel in pb else 'base'}")
-        elif _packet(pa[rel], mask_digest) != _packet(pb[rel], mask_digest):
+        elif _packet(pa[rel], mask_digest, clock) != _packet(pb[rel], mask_digest, clock):
             c.packets_differing += 1
             c.note(f"packet {rel}: {_first_difference(pa[rel], pb[rel])}")
     ta = {**_files(a / "tables"), "frame": a / "frame.jsonl"}
     tb = {**_files(b / "tables"), "frame": b / "frame.jsonl"}
     for rel in sorted(set(ta) | set(tb)):
-        la = _lines(ta.get(rel), mask_digest)
-        lb = _lines(tb.get(rel), mask_digest)
+        la = _lines(ta.get(rel), mask_digest, clock)
+        lb = _lines(tb.get(rel), mask_digest, clock)
         c.rows += max(sum(la.values()), sum(lb.values()))
         only_a, only_b = la - lb, lb - la
         n = max(sum(only_a.values()), sum(only_b.values()))
@@ -184,15 +193,14 @@ def compare_pass(input_name: str, name: str, a: Path, b: Path, *,
     return c
 
 
-def _packet(path: Path, mask: bool) -> bytes:
-    data = path.read_bytes()
-    return _masked(data.decode("utf-8"), True).encode("utf-8") if mask else data
+def _packet(path: Path, mask: bool, clock: bool) -> bytes:
+    return _masked(path.read_bytes().decode("utf-8"), mask, clock).encode("utf-8")
 
 
-def _lines(path: Path | None, mask: bool) -> Counter[str]:
+def _lines(path: Path | None, mask: bool, clock: bool) -> Counter[str]:
     if path is None or not path.is_file():
         return Counter()
-    return Counter(_masked(path.read_text(encoding="utf-8"), mask).splitlines())
+    return Counter(_masked(path.read_text(encoding="utf-8"), mask, clock).splitlines())
 
 
 def digests(side: Path) -> list[str]:
@@ -219,7 +227,8 @@ def compare(base: Path, head: Path, inputs: list[dict[str, object]], *,
         passes = sorted({p.name for side in (base, head) for p in (side / name).iterdir()
                          if p.is_dir() and p.name in ("judge", "rejudge", "run")})
         out.extend(compare_pass(name, p, base / name / p, head / name / p,
-                                mask_digest=mask_digest) for p in passes)
+                                mask_digest=mask_digest, clock=item.get("kind") == "run")
+                   for p in passes)
     return out
 
 
