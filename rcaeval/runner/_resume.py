@@ -345,7 +345,8 @@ def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]],
     try:
         rules = {m.case_id: case_rules(m) for m, _ in items}
         pairs = [(run_id, m.case_id) for m, _ in items]
-        refs = [CaseRef(run_id, m.case_id, Path(ex.audit_dir or "")) for m, ex in items]
+        refs = [CaseRef(run_id, m.case_id, Path(ex.audit_dir or ""), registry_case=m.case_dir,
+                        registry_incident=m.incident_dir) for m, ex in items]
         Judging(store, semantic=semantic).judge(pairs, rules, refs=refs, workers=1)
         return {}
     except Exception as exc:  # noqa: BLE001 - a judge failure must not stop the run
