@@ -113,7 +113,7 @@ def register(app: typer.Typer) -> None:
         suite: Annotated[str, typer.Option("--suite", help="Suite id (suites/<id>.yaml).")],
         agent: Annotated[str, typer.Option(
             "--agent", help="replay:<behaviour> | command:<cmdline> | acp:<cmdline> | "
-            "opencode:[PROVIDER/MODEL] | claude-code:[MODEL] (docs/agents.md).")],
+            "opencode:[PROVIDER/MODEL] | claude-code:[MODEL] | gemini:[MODEL] (docs/agents.md).")],
         agent_name: Annotated[str | None, typer.Option(
             "--agent-name", help="Name the agent in reports and charts (default: derived "
             "from --agent, e.g. replay:thorough -> thorough, acp:python -m pkg.my_agent -> "

@@ -4,9 +4,9 @@ a workspace made the same way - and run its first step (docs/doctor.md).
 
 - ``acp:``: the ACP handshake (``initialize``, ``session/new`` with the incident tools' MCP
   server), bounded by the timeout; no prompt is sent.
-- ``command:`` and the harness profiles (``opencode:``, ``claude-code:``): the first turn, with
-  a short doctor prompt instead of a case's; an agent still working at the timeout has
-  started (it is stopped, not failed).
+- ``command:`` and the harness profiles (``opencode:``, ``claude-code:``, ``gemini:``): the
+  first turn, with a short doctor prompt instead of a case's; an agent still working at the
+  timeout has started (it is stopped, not failed).
 - ``replay:``: the recording exists.
 
 Then the incident tools: the MCP server the run's configs start (the runner's interpreter,

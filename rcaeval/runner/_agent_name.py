@@ -15,6 +15,7 @@ import shlex
 from pathlib import PurePath
 
 from rcaeval.errors import InputError
+from rcaeval.runner._agents import PROFILES
 
 MAX_AGENT_NAME = 80
 
@@ -136,7 +137,7 @@ def default_agent_name(spec: str) -> str:
     rest = rest.strip()
     if kind == "replay":
         return (rest or spec)[:MAX_AGENT_NAME]
-    if kind in ("opencode", "claude-code"):  # a harness profile: the harness and its model
+    if kind in PROFILES:  # a harness profile: the harness and its model
         return (f"{kind} {rest}" if rest else kind)[:MAX_AGENT_NAME]
     try:
         name = _program(shlex.split(rest))

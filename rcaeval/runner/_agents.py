@@ -5,6 +5,7 @@
 ``acp:<cmdline>``       an Agent Client Protocol agent over stdio, one session for all turns
 ``opencode:[P/MODEL]``  opencode run, configured by the runner (rcaeval.runner._profiles)
 ``claude-code:[MODEL]`` Claude Code's ``claude -p``, configured by the runner
+``gemini:[MODEL]``      Gemini CLI (``gemini --output-format json``), configured by the runner
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from rcaeval._usage import check as check_usage
 from rcaeval.errors import InputError
 from rcaeval.runner._workspace import Workspace
 
-PROFILES = ("opencode", "claude-code")
+PROFILES = ("opencode", "claude-code", "gemini")
 """Harness profiles: ``--agent <profile>:[MODEL]`` (rcaeval.runner._profiles)."""
 
 PYTHON_PLACEHOLDER = "{python}"
@@ -183,7 +184,8 @@ def parse_agent_spec(
     if not sep or not rest:
         raise InputError(
             f"bad agent spec {spec!r}: expected replay:<behaviour>, command:<cmdline>, "
-            "acp:<cmdline>, opencode:[PROVIDER/MODEL] or claude-code:[MODEL]", field="--agent")
+            "acp:<cmdline>, opencode:[PROVIDER/MODEL], claude-code:[MODEL] or gemini:[MODEL]",
+            field="--agent")
     if kind == "replay":
         from rcaeval.runner._replay import ReplayAgent
 
@@ -208,5 +210,5 @@ def parse_agent_spec(
 
         return AcpAgent(spec, argv, env=env)
     raise InputError(f"unknown agent kind {kind!r} in {spec!r} (replay | command | acp | "
-                     "opencode | claude-code)",
+                     "opencode | claude-code | gemini)",
                      field="--agent")

@@ -149,6 +149,10 @@ class CommandAgent:
         """Turn ``n``'s command line (a harness profile resumes turn 1's session)."""
         return self.argv
 
+    def turn_env(self, ws: Workspace, n: int) -> Mapping[str, str | None]:
+        """Turn ``n``'s added environment (a harness profile adds per-workspace config)."""
+        return self.env
+
     def run_case(
         self, workspace: Workspace, *, timeout_s: float, turn_timeout_s: float | None = None
     ) -> AgentOutcome:
@@ -210,7 +214,7 @@ class CommandAgent:
                     "no incident tools (tools: files)"}
         argv = [a.replace(PLACEHOLDER, str(prompt_path)).replace(MCP_PLACEHOLDER, mcp_config)
                 for a in self.turn_argv(ws, n)]
-        env = agent_env(ws, self.env, turn=n, prompt_file=prompt_path)
+        env = agent_env(ws, self.turn_env(ws, n), turn=n, prompt_file=prompt_path)
         stdout_path = ws.runner_dir / f"turn-{n}.stdout"
         started = time.monotonic()
         stdin_src = str(prompt_path) if self.prompt_mode == "stdin" else os.devnull

@@ -16,6 +16,8 @@ token usage and the cost are read from the harness's own JSON output, so no agen
                  ``$OPENCODE_CONFIG`` (``.rcaeval/opencode.json``: the ``rcaeval`` MCP server).
 ``claude-code``  ``claude -p --output-format json [--model MODEL] --mcp-config … --strict-mcp-config
                  --permission-mode dontAsk --allowedTools mcp__rcaeval,… [--resume ID]``.
+``gemini``       ``gemini --output-format json --approval-mode yolo --skip-trust [-m MODEL]
+                 [--session-file …]`` (rcaeval.runner._profile_gemini).
 """
 
 from __future__ import annotations
@@ -93,6 +95,8 @@ class HarnessAgent(CommandAgent):
     harness = ""
     binary = ""
     install_hint = ""
+    session_per_turn = False
+    """Each turn continues the session of the turn before under a new id (else turn 1's)."""
 
     def __init__(self, spec: str, model: str | None, *,
                  env: Mapping[str, str | None] | None = None) -> None:
@@ -116,7 +120,7 @@ class HarnessAgent(CommandAgent):
 
     def turn_argv(self, ws: Workspace, n: int) -> list[str]:
         with self._lock:
-            session = self._sessions.get(str(ws.path)) if n > 1 else None
+            session = self._sessions.get(str(ws.path)) if n > 1 else None  # the last one
         return [self.exe, *self.args(ws, n, session)]
 
     def args(self, ws: Workspace, n: int, session: str | None) -> list[str]:
@@ -141,7 +145,7 @@ class HarnessAgent(CommandAgent):
             result["answer"] = parsed.get("answer") or ""
         key = str(ws.path)
         with self._lock:
-            if parsed.get("session") and n == 1:
+            if parsed.get("session") and (n == 1 or self.session_per_turn):
                 self._sessions[key] = parsed["session"]
             self._turns[(key, n)] = parsed
         return result
@@ -289,4 +293,8 @@ def profile_agent(kind: str, rest: str, *, env: Mapping[str, str | None] | None 
             raise InputError(f"bad agent spec {spec!r}: opencode models are PROVIDER/MODEL",
                              field="--agent")
         return OpencodeAgent(spec, rest, env=env)
+    if kind == "gemini":
+        from rcaeval.runner._profile_gemini import GeminiAgent
+
+        return GeminiAgent(spec, rest, env=env)
     return ClaudeCodeAgent(spec, rest, env=env)

@@ -293,7 +293,10 @@ def wrapper(sb: Sandbox, ws: Workspace, argv: Sequence[str] = (),
         bound.append(real)
         args += ["--ro-bind", str(real), str(real)]
         if p != real and not _is_under(p, SYSTEM_RO) and not _is_under(p, bound):
-            args += ["--ro-bind", str(real), str(p)]
+            # a link stays a link: a copy of its target at the link's path would make a
+            # program that finds its own files from its real path (node's ESM imports of
+            # an npm package's ``.bin/`` entry) look beside the link
+            args += ["--symlink", str(real), str(p)]
     for b in sb.binds:
         args += ["--bind" if b.writable else "--ro-bind", b.path, b.path]
     if sb.home:

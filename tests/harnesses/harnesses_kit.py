@@ -19,6 +19,7 @@ REGISTRY = REPO / "data" / "registry"
 CACHE = Path(os.environ.get("RCAEVAL_HARNESS_CACHE") or REPO / ".cache" / "harnesses")
 NPM_BIN = CACHE / "npm" / "node_modules" / ".bin"
 AGENTS_PY = CACHE / "agents-venv" / "bin" / "python"
+LANGGRAPH_PY = CACHE / "langgraph-venv" / "bin" / "python"
 CASES = ("tikv-panic-restart-001", "cpu-hotspot-region-001")
 """Two smoke cases: one turn, and two turns (the follow-up continues the session)."""
 
@@ -27,7 +28,7 @@ def pins() -> dict[str, str]:
     out = {}
     for line in (REPO / "tests" / "harnesses" / "versions.txt").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
-            _kind, pkg, version = line.split()
+            _kind, pkg, version = line.split()[:3]
             out[pkg] = version
     return out
 

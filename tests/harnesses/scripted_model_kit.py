@@ -1,7 +1,8 @@
 """A scripted model server on 127.0.0.1 for the real-harness tests: it speaks the OpenAI
-chat-completions API (``POST /v1/chat/completions``, streamed as SSE or not) and the Anthropic
-Messages API (``POST /v1/messages``, streamed or not), and plays an SRE *script* instead of a
-model.
+chat-completions API (``POST /v1/chat/completions``, streamed as SSE or not), the Anthropic
+Messages API (``POST /v1/messages``, streamed or not) and the Gemini API
+(``…/models/MODEL:generateContent`` / ``:streamGenerateContent``, scripted_gemini_kit),
+and plays an SRE *script* instead of a model.
 
 The script is the example agent's investigation (:func:`rcaeval.examples._mcp.investigate`):
 each tool call it makes becomes the model's tool call, answered by the harness with the MCP
@@ -169,7 +170,7 @@ def _text_of(content: Any) -> str:
     return ""
 
 
-def _count_followups(conv: Conversation, turns: list[tuple[str, str]]) -> None:
+def count_followups(conv: Conversation, turns: list[tuple[str, str]]) -> None:
     """``turns``: ("user"|"assistant", text) after the last tool result; a follow-up is a
     user text after an assistant text there. ``followups`` = 1 + answered user texts."""
     n, last = 1, ""
@@ -205,7 +206,7 @@ def openai_conversation(body: dict[str, Any]) -> Conversation:
             tail = []
         elif role == "user":
             tail.append(("user", _text_of(msg.get("content"))))
-    _count_followups(conv, tail)
+    count_followups(conv, tail)
     return conv
 
 
@@ -229,11 +230,11 @@ def anthropic_conversation(body: dict[str, Any]) -> Conversation:
                 texts.append(b.get("text", ""))
         if texts:
             tail.append((role, "".join(texts)))
-    _count_followups(conv, tail)
+    count_followups(conv, tail)
     return conv
 
 
-def _tokens(text: str) -> int:
+def tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
@@ -241,8 +242,8 @@ def openai_events(step: Step, model: str, n_in: int, call_id: str) -> list[dict[
     base = {"id": f"chatcmpl-{call_id}", "object": "chat.completion.chunk", "created": 0,
             "model": model}
     out_text = step.text or json.dumps(step.args)
-    usage = {"prompt_tokens": n_in, "completion_tokens": _tokens(out_text),
-             "total_tokens": n_in + _tokens(out_text)}
+    usage = {"prompt_tokens": n_in, "completion_tokens": tokens(out_text),
+             "total_tokens": n_in + tokens(out_text)}
     if step.tool:
         # as OpenAI streams it: the call's id and name first, its arguments in a later delta
         deltas = [{"role": "assistant", "content": None, "tool_calls": [{
@@ -268,8 +269,8 @@ def openai_message(step: Step, model: str, n_in: int, call_id: str) -> dict[str,
     return {"id": f"chatcmpl-{call_id}", "object": "chat.completion", "created": 0,
             "model": model, "choices": [{"index": 0, "message": msg,
                                          "finish_reason": "tool_calls" if step.tool else "stop"}],
-            "usage": {"prompt_tokens": n_in, "completion_tokens": _tokens(out_text),
-                      "total_tokens": n_in + _tokens(out_text)}}
+            "usage": {"prompt_tokens": n_in, "completion_tokens": tokens(out_text),
+                      "total_tokens": n_in + tokens(out_text)}}
 
 
 def anthropic_message(step: Step, model: str, n_in: int, call_id: str) -> dict[str, Any]:
@@ -279,7 +280,7 @@ def anthropic_message(step: Step, model: str, n_in: int, call_id: str) -> dict[s
     return {"id": f"msg_{call_id}", "type": "message", "role": "assistant", "model": model,
             "content": [block], "stop_reason": "tool_use" if step.tool else "end_turn",
             "stop_sequence": None,
-            "usage": {"input_tokens": n_in, "output_tokens": _tokens(out_text),
+            "usage": {"input_tokens": n_in, "output_tokens": tokens(out_text),
                       "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
 
 
@@ -320,29 +321,42 @@ class ModelServer:
     errors: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _n: int = 0
+    _dumped: int = 0
 
     def respond(self, path: str, body: dict[str, Any], raw_len: int
                 ) -> tuple[int, str, Any]:
-        anthropic = path.rstrip("/").endswith("/messages")
+        import scripted_gemini_kit as gem
+
+        gemini = gem.is_gemini(path)
+        anthropic = not gemini and path.rstrip("/").endswith("/messages")
         if path.rstrip("/").endswith("/count_tokens"):
-            return 200, "json", {"input_tokens": _tokens("x" * raw_len)}
-        conv = anthropic_conversation(body) if anthropic else openai_conversation(body)
+            return 200, "json", {"input_tokens": tokens("x" * raw_len)}
+        if gemini and gem.method_of(path) == "countTokens":
+            return 200, "json", {"totalTokens": tokens("x" * raw_len)}
+        conv = (gem.gemini_conversation(body) if gemini else
+                anthropic_conversation(body) if anthropic else openai_conversation(body))
         try:
             step = next_step(self.script, conv)
         except ReplayError as exc:
             with self._lock:
                 self.errors.append(str(exc))
-            return 400, "json", {"error": {"type": "invalid_request_error",
+            return 400, "json", {"error": {"type": "invalid_request_error", "code": 400,
                                            "message": f"scripted model: {exc}"}}
         with self._lock:
             self._n += 1
             call_id = f"call_{self._n:04d}"
-            self.log.append({"api": "anthropic" if anthropic else "openai",
+            self.log.append({"api": "gemini" if gemini else
+                             "anthropic" if anthropic else "openai",
                              "step": step.tool or "text", "history": len(conv.results),
                              "followups": conv.followups, "tools": len(conv.tools)})
         model = str(body.get("model") or "scripted")
-        n_in = _tokens("x" * raw_len)
+        n_in = tokens("x" * raw_len)
         stream = bool(body.get("stream"))
+        if gemini:
+            model = gem.model_of(path)
+            if gem.method_of(path) == "streamGenerateContent":
+                return 200, "sse-data", gem.gemini_events(step, model, n_in, call_id)
+            return 200, "json", gem.gemini_response(step, model, n_in, call_id)
         if anthropic:
             if stream:
                 return 200, "sse-anthropic", anthropic_events(step, model, n_in, call_id)
@@ -369,7 +383,8 @@ def serve(script: str, dump_dir: str | None = None) -> Iterator[ModelServer]:
                 body = {}
             if dump_dir:
                 with state._lock:
-                    n = len(state.log)
+                    state._dumped += 1
+                    n = state._dumped
                 with open(f"{dump_dir}/req-{n:04d}.json", "wb") as fh:
                     fh.write(raw)
             code, kind, payload = state.respond(self.path.split("?")[0], body, len(raw))
@@ -377,7 +392,9 @@ def serve(script: str, dump_dir: str | None = None) -> Iterator[ModelServer]:
                 data = json.dumps(payload).encode()
                 ctype = "application/json"
             else:
-                if kind == "sse-openai":
+                if kind == "sse-data":  # Gemini: data lines only, no [DONE]
+                    parts = [f"data: {json.dumps(e)}\r\n\r\n" for e in payload]
+                elif kind == "sse-openai":
                     parts = [f"data: {json.dumps(e)}\n\n" for e in payload]
                     parts.append("data: [DONE]\n\n")
                 else:

@@ -5,6 +5,8 @@ line (docs/agents.md, "Sandbox")."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -90,6 +92,31 @@ def test_a_venv_interpreter_runs_with_its_venv(make_case, dirs, tmp_path):
                        case_dir=case_dir, timeout_s=120, sandbox="bwrap", **dirs)
     assert res.status == "completed", res.error
     assert res.final_text.strip() == f"from the venv {venv}"
+
+
+@needs_bwrap
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_an_npm_bin_link_runs_its_whole_package(make_case, dirs, tmp_path):
+    """``node_modules/.bin/tool`` -> ``../pkg/bin/tool.js``, which imports ``./lib.js`` (as
+    Gemini CLI's bundle does): in the sandbox the link stays a link, so node finds the import
+    beside the real file, inside the mounted package."""
+    pkg = tmp_path / "nm" / "node_modules" / "pkg"
+    (pkg / "bin").mkdir(parents=True)
+    (pkg / "package.json").write_text('{"name": "pkg", "type": "module"}\n')
+    (pkg / "bin" / "lib.js").write_text("export const msg = 'lib loaded';\n")
+    tool = pkg / "bin" / "tool.js"
+    tool.write_text("#!/usr/bin/env node\nimport { msg } from './lib.js';\nconsole.log(msg);\n")
+    tool.chmod(0o755)
+    bindir = pkg.parent / ".bin"
+    bindir.mkdir()
+    (bindir / "tool").symlink_to("../pkg/bin/tool.js")
+    case, case_dir = make_case()
+    res = execute_case(f"r-{uuid.uuid4().hex[:6]}", case, "command:tool", case_dir=case_dir,
+                       timeout_s=120, sandbox="bwrap", max_infra_retries=0,
+                       agent_env={"PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"},
+                       **dirs)
+    assert res.status == "completed", res.error
+    assert res.final_text.strip() == "lib loaded"
 
 
 @needs_bwrap
