@@ -20,6 +20,7 @@ CACHE = Path(os.environ.get("RCAEVAL_HARNESS_CACHE") or REPO / ".cache" / "harne
 NPM_BIN = CACHE / "npm" / "node_modules" / ".bin"
 AGENTS_PY = CACHE / "agents-venv" / "bin" / "python"
 LANGGRAPH_PY = CACHE / "langgraph-venv" / "bin" / "python"
+PYDANTIC_AI_PY = CACHE / "pydantic-ai-venv" / "bin" / "python"
 CASES = ("tikv-panic-restart-001", "cpu-hotspot-region-001")
 """Two smoke cases: one turn, and two turns (the follow-up continues the session)."""
 
@@ -99,3 +100,11 @@ def telemetry_tools(run: Run, case: str) -> list[str]:
 
 def transcript(run: Run, case: str) -> list[dict[str, Any]]:
     return json.loads((run.audit / case / "transcript.json").read_text())
+
+
+def tool_servers(run: Run, case: str) -> int:
+    """How many tool server processes answered a call in ``case`` (each records
+    ``diagnosis_run.initialized`` at its first call)."""
+    path = run.audit / case / ".opencode" / "telemetry.log"
+    return sum(json.loads(line).get("event") == "diagnosis_run.initialized"
+               for line in path.read_text().splitlines())

@@ -9,18 +9,17 @@ continues turn 1's history."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from harnesses_kit import (
     LANGGRAPH_PY,
     REPO,
-    Run,
     installed,
     need,
     run_cli,
     telemetry_tools,
+    tool_servers,
     transcript,
 )
 from scripted_model_kit import serve
@@ -28,14 +27,6 @@ from test_opencode import EXPECTED
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 RECIPE = REPO / "docs" / "recipes" / "langgraph_agent.py"
-
-
-def tool_servers(run: Run, case: str) -> int:
-    """How many tool server processes answered a call in ``case`` (each records
-    ``diagnosis_run.initialized`` at its first call)."""
-    path = run.audit / case / ".opencode" / "telemetry.log"
-    return sum(json.loads(line).get("event") == "diagnosis_run.initialized"
-               for line in path.read_text().splitlines())
 
 
 @pytest.mark.parametrize("script", ["thorough", "lazy", "wrong"])
