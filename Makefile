@@ -33,8 +33,8 @@ browser-deps:
 	      || echo "note: could not install chromium; the browser test is skipped"; \
 	  else echo "note: chromium is not installed; the browser test is skipped (apt-get install chromium)"; fi; }
 
-# The real agent harnesses (opencode, Claude Code from npm; the OpenAI Agents SDK from PyPI in
-# its own venv) the slow tests in tests/harnesses run, pinned in tests/harnesses/versions.txt,
+# The real agent harnesses (opencode, Claude Code, Gemini CLI from npm; the OpenAI Agents SDK,
+# LangGraph and Pydantic AI from PyPI, each in its own venv) the slow tests in tests/harnesses run, pinned in tests/harnesses/versions.txt,
 # installed into .cache/harnesses ($$RCAEVAL_HARNESS_CACHE). A registry that cannot be reached
 # is noted, not fatal: those tests skip, naming it.
 harnesses:

@@ -9,13 +9,14 @@ Run it from its own venv, never the runner's:
       --agent-env OPENAI_API_KEY --agent-env RCAEVAL_AGENT_MODEL=gpt-4.1
 
 One process per prompt turn (a ``command:`` agent): the prompt is on stdin, the answer goes to
-stdout. The incident tools are ``load_mcp_toolsets($RCAEVAL_MCP_CONFIG)`` - the runner's
-``mcpServers`` file as it is - and ``async with agent`` holds one MCP session (one tool
-server) for the whole turn. The conversation is kept in ``$TMPDIR/pydantic-ai-history.json``
-(the workspace's own temp dir), so turn 2 continues turn 1. Token usage - and a cost when
-``RCAEVAL_PRICE_IN`` / ``RCAEVAL_PRICE_OUT`` (USD per million tokens) are set - goes to
-``.rcaeval/usage.json`` each turn (docs/agents.md, "Usage"). ``OPENAI_BASE_URL`` points it
-at any OpenAI-compatible server.
+stdout. The incident tools are the stdio server ``$RCAEVAL_MCP_CONFIG`` names, as an
+``MCPToolset`` with a start-up timeout of 120 s (``load_mcp_toolsets`` reads the same file but
+keeps the 5 s default, less than the tool server may take to start on a loaded machine), and
+``async with agent`` holds one MCP session (one tool server) for the whole turn. The
+conversation is kept in ``$TMPDIR/pydantic-ai-history.json`` (the workspace's own temp dir), so
+turn 2 continues turn 1. Token usage - and a cost when ``RCAEVAL_PRICE_IN`` /
+``RCAEVAL_PRICE_OUT`` (USD per million tokens) are set - goes to ``.rcaeval/usage.json`` each
+turn (docs/agents.md, "Usage"). ``OPENAI_BASE_URL`` points it at any OpenAI-compatible server.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ import os
 import sys
 from pathlib import Path
 
+from fastmcp.client.transports import StdioTransport
 from pydantic_ai import Agent
-from pydantic_ai.mcp import load_mcp_toolsets
+from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.messages import ModelMessagesTypeAdapter
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai import OpenAIProvider
@@ -40,6 +42,14 @@ INSTRUCTIONS = (
 HISTORY = Path(os.environ.get("TMPDIR", "/tmp")) / "pydantic-ai-history.json"
 
 
+def incident_tools() -> MCPToolset:
+    config = json.loads(Path(os.environ["RCAEVAL_MCP_CONFIG"]).read_text())
+    spec = config["mcpServers"]["rcaeval"]
+    transport = StdioTransport(command=spec["command"], args=spec["args"],
+                               env=spec.get("env") or {}, cwd=os.environ["RCAEVAL_WORKSPACE"])
+    return MCPToolset(transport, id="rcaeval", init_timeout=120)
+
+
 async def main() -> None:
     prompt = sys.stdin.read()
     history = ModelMessagesTypeAdapter.validate_json(HISTORY.read_bytes()) \
@@ -49,7 +59,7 @@ async def main() -> None:
         provider=OpenAIProvider(base_url=os.environ.get("OPENAI_BASE_URL"),
                                 api_key=os.environ.get("OPENAI_API_KEY", "")))
     agent = Agent(model, instructions=INSTRUCTIONS,
-                  toolsets=load_mcp_toolsets(os.environ["RCAEVAL_MCP_CONFIG"]))
+                  toolsets=[incident_tools()])
     async with agent:  # one MCP session for the turn
         result = await agent.run(prompt, message_history=history,
                                  usage_limits=UsageLimits(request_limit=200))

@@ -1,10 +1,9 @@
-"""Pydantic AI (PyPI ``pydantic-ai-slim[openai,mcp]``, pinned in versions.txt, in a venv of
-its own) running docs/recipes/pydantic_ai_agent.py as a ``command:`` agent that names its own
+"""Pydantic AI (PyPI ``pydantic-ai-slim[openai,mcp]``, pinned in versions.txt, in a venv of its
+own) running docs/recipes/pydantic_ai_agent.py as a ``command:`` agent that names its own
 interpreter: sandboxed, against the project's scripted OpenAI-compatible server on 127.0.0.1,
-over two smoke cases, with a thorough, a lazy and a wrong script. The recipe loads the
-runner's ``mcpServers`` file as it is and holds one MCP session for the turn (one tool
-server), writes usage.json with a cost from declared prices (both reach report.txt), and turn
-2 continues turn 1's message history."""
+over two smoke cases, with a thorough, a lazy and a wrong script. The recipe holds one MCP
+session for the turn (one tool server), writes usage.json with a cost from declared prices
+(both reach report.txt), and turn 2 continues turn 1's message history."""
 
 from __future__ import annotations
 
