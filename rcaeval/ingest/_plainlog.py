@@ -27,6 +27,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+from rcaeval._inputs import read_input
 from rcaeval.errors import InputError
 from rcaeval.ingest._common import Window
 from rcaeval.ingest._incident import source_error
@@ -136,7 +137,7 @@ def plain_entries(path: Path, *, instance: str | None = None, component: str | N
                          field="--format")
     if not path.is_file():
         raise source_error("no such file", path)
-    text = path.read_bytes().decode("utf-8", "replace")
+    text = read_input(path, "import").decode("utf-8", "replace")
     inst = instance or path.name.split(".")[0] or "log"
     comp = component or inst
     parse = PARSERS[fmt] if fmt else None

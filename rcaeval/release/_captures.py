@@ -22,6 +22,7 @@ import orjson
 import polars as pl
 import pyarrow as pa
 
+from rcaeval._inputs import check_input_file
 from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.harness import EvidenceArtifact, RcaResponse, RootCause
@@ -135,11 +136,11 @@ def capture_files(source: Path) -> list[Path]:
         if not files:
             raise InputError("directory holds no .jsonl or .parquet capture files",
                              file=str(source))
-        return files
+        return [check_input_file(p, "captures") for p in files]
     if source.suffix not in CAPTURE_SUFFIXES:
         raise InputError(f"captures must be {', '.join(CAPTURE_SUFFIXES)} files, got "
                          f"{source.suffix or 'no suffix'!r}", file=str(source))
-    return [source]
+    return [check_input_file(source, "captures")]
 
 
 def _load_jsonl(con: duckdb.DuckDBPyConnection, files: list[Path],

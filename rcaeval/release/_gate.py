@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from rcaeval._inputs import read_input
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.metrics import get_metric
 from rcaeval.release._artifact import validate_artifact
@@ -93,11 +94,11 @@ def load_artifact(path: str | Path, *, verify_key: Any = None) -> dict[str, Any]
     (``verify_key``: a :class:`ReleaseKey`, a path or ``env:NAME``; None: ``$RCAEVAL_RELEASE_KEY``
     when set), and every field of the type and range a measurement writes."""
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise NotFoundError(f"no metrics artifact at {p}")
     key = verify_key if isinstance(verify_key, ReleaseKey) else load_key(
         verify_key, field="verify_key")
-    data = p.read_bytes()
+    data = read_input(p, "artifact")
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as exc:

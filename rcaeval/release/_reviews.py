@@ -17,6 +17,7 @@ import orjson
 import polars as pl
 from pydantic import ValidationError
 
+from rcaeval._inputs import check_input_file, read_input
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.release._captures import REVIEW_LABEL_SCHEMA, sha256_file
 from rcaeval.release._models import (
@@ -98,7 +99,7 @@ def _rows(rf: ReviewFile) -> Iterator[tuple[int, Any]]:
     problem. JSON lines (``.jsonl``) or CSV (``.csv``; scores as ``score_<name>`` columns)."""
     p = Path(rf.path)
     if p.suffix == ".csv":
-        text = p.read_bytes().decode("utf-8-sig", errors="strict")
+        text = read_input(p, "reviews").decode("utf-8-sig", errors="strict")
         reader = csv.DictReader(io.StringIO(text, newline=""))
         missing = [c for c in ("review_id", "analysis_hash", "reviewed_at", "case_type",
                                "hard_gate_assessment") if c not in (reader.fieldnames or [])]
@@ -126,9 +127,9 @@ def _rows(rf: ReviewFile) -> Iterator[tuple[int, Any]]:
 
 def _open(path: str | Path) -> ReviewFile:
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise NotFoundError(f"no review file at {p}")
-    return ReviewFile(str(p), sha256_file(p))
+    return ReviewFile(str(p), sha256_file(check_input_file(p, "reviews")))
 
 
 def _duplicate(rf: ReviewFile, seen: dict[str, int], rid: str, line: int) -> bool:

@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rcaeval._inputs import read_input
 from rcaeval.errors import InputError
 
 PROVIDERS: tuple[str, ...] = ("none", "command", "openai")
@@ -46,10 +47,7 @@ class Prompt:
 
 
 def _parse_prompt(path: Path) -> Prompt:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read the judge prompt: {exc}", file=str(path)) from exc
+    data = read_input(path, "config")
     text = data.decode("utf-8")
     sections: dict[str, list[str]] = {}
     current = None

@@ -172,3 +172,30 @@ def test_db_import_refuses_an_unknown_verdict(judged_store, tmp_path):
     shutil.copy(judged_store / "s.duckdb", db)
     _ok(rcaeval("db", "import", str(exp), "--db", str(db), cwd=tmp_path),
         "eval_judgment.parquet [verdict]", "totally-bogus")
+
+
+def test_release_inputs_that_are_fifos_or_devices_are_refused_not_read(tmp_path):
+    """Captures, reviews and a metrics artifact go through the bounded reader: a FIFO (which
+    would block an ordinary open) and a device (which would never end) are exit 3 naming the
+    file; a directory of captures holding a FIFO ignores it, as it ignores every non-file."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    window = REPO / "data" / "captures" / "sample-window.parquet"
+    reviews = REPO / "data" / "captures" / "reviews.jsonl"
+    out = tmp_path / "m.json"
+    W = "2026-01-01T00:00:00Z..2026-12-31T00:00:00Z"
+    _ok(rcaeval("release", "metrics", "--captures", str(fifo), "--window", W, "--out", str(out),
+                cwd=tmp_path, timeout=600), "pipe.jsonl", "is a FIFO")
+    _ok(rcaeval("release", "metrics", "--captures", str(window), "--reviews", str(fifo),
+                "--window", W, "--out", str(out), cwd=tmp_path, timeout=600), "pipe.jsonl", "is a FIFO")
+    art = tmp_path / "zero.json"
+    art.symlink_to("/dev/zero")
+    _ok(rcaeval("release", "gate", str(art), cwd=tmp_path, timeout=600), "zero.json",
+        "character device")
+    assert not out.exists()
+    big = tmp_path / "cap.jsonl"
+    with big.open("wb") as fh:  # sparse: past the captures cap without using the disk
+        fh.truncate(2048 * 1024 * 1024 + 1)
+    _ok(rcaeval("release", "metrics", "--captures", str(big), "--window", W, "--out", str(out),
+                cwd=tmp_path, timeout=600), "cap.jsonl", "larger than")
+    assert reviews.is_file()
