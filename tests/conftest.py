@@ -27,3 +27,16 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO
+
+
+_SLOW_IDS = frozenset(
+    line.strip() for line in (REPO / "tests" / "slow_tests.txt").read_text("utf-8").splitlines()
+    if line.strip() and not line.startswith("#"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the node ids of tests/slow_tests.txt `slow` before `-m 'not slow'` deselects."""
+    for item in items:
+        if item.nodeid in _SLOW_IDS:
+            item.add_marker(pytest.mark.slow)
