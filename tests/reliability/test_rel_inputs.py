@@ -187,7 +187,8 @@ def test_release_inputs_that_are_fifos_or_devices_are_refused_not_read(tmp_path)
     _ok(rcaeval("release", "metrics", "--captures", str(fifo), "--window", W, "--out", str(out),
                 cwd=tmp_path, timeout=600), "pipe.jsonl", "is a FIFO")
     _ok(rcaeval("release", "metrics", "--captures", str(window), "--reviews", str(fifo),
-                "--window", W, "--out", str(out), cwd=tmp_path, timeout=600), "pipe.jsonl", "is a FIFO")
+                "--window", W, "--out", str(out), cwd=tmp_path, timeout=600),
+        "pipe.jsonl", "is a FIFO")
     art = tmp_path / "zero.json"
     art.symlink_to("/dev/zero")
     _ok(rcaeval("release", "gate", str(art), cwd=tmp_path, timeout=600), "zero.json",

@@ -18,8 +18,13 @@ from semantic_kit import BLENDED_CASE, CASES, DET_CASE, RECORDED, RUN, needs_sam
 import rcaeval.store as st
 from rcaeval.cli import main
 from rcaeval.judge import case_anchor, explain_html, load_judgment
-from rcaeval.report import describe_integrity, integrity_of
-from rcaeval.report import case_links_html, case_table, drilldown_html
+from rcaeval.report import (
+    case_links_html,
+    case_table,
+    describe_integrity,
+    drilldown_html,
+    integrity_of,
+)
 from rcaeval.report._runpage import CASE_COLUMNS, DRILLDOWN_CSS
 from rcaeval.semantic import blended_verdicts, load_shadow, load_shadows
 
