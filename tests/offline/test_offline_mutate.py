@@ -226,4 +226,6 @@ def test_judging_mutated_bundles_keeps_the_source_run(tmp_path: Path, recorded: 
             "WHERE case_id = ? ORDER BY run_id", [CASE]).fetchall())
     assert rows == {"rec-thorough": "pass/diagnosis_pass",
                     "rec-thorough~remove_signature": "fail/critical_evidence_partial",
-                    "rec-thorough~shift_window": "pass/diagnosis_pass"}
+                    # a shifted window moves the evidence off the incident data: the sealed-
+                    # evidence cross-check calls it forged (docs/judge.md "Sealed evidence")
+                    "rec-thorough~shift_window": "fail/critical_evidence_fail"}
