@@ -9,7 +9,9 @@ configuration names the stdio bridge (``serve --via .rcaeval/tools.sock``), so t
 reaches the tools but never the key: the key is not in the workspace, not in the agent's
 environment, and the server's ``/proc`` is not in the agent's PID namespace. The server
 seals every record it writes; after the case the runner stores the key in the audit dir's
-runner side (``seal.json`` beside ``manifest.json``), where the judge reads it.
+runner side (``seal.json`` beside ``manifest.json``), where the judge reads it. The server's
+stdin is a pipe whose other end only the runner holds: a runner killed with ``kill -9`` closes
+it, and the server stops at its end of file instead of outliving the run.
 """
 
 from __future__ import annotations
@@ -85,16 +87,18 @@ def host_tools(ws: Workspace, *, replay: bool = False) -> Iterator[bytes | None]
            "HOME": str(ws.home), "TMPDIR": "/tmp", "LANG": "C.UTF-8",
            SEAL_KEY_ENV: key.hex()}
     rfd, wfd = os.pipe()
+    life_r, life_w = os.pipe()  # the server's stdin: it stops when the runner's end closes
     try:
         with open(ws.runner_dir / "tools.stderr", "ab") as err:
-            proc = spawn(argv, cwd=ws.path, env=env, stdin=subprocess.DEVNULL, stdout=wfd,
+            proc = spawn(argv, cwd=ws.path, env=env, stdin=life_r, stdout=wfd,
                          stderr=err, wrapper=wrapper(ws.sandbox, ws, argv, env))
     except OSError:
-        os.close(rfd)
-        os.close(wfd)
+        for fd in (rfd, wfd, life_r, life_w):
+            os.close(fd)
         yield None
         return
     os.close(wfd)
+    os.close(life_r)
     try:
         ready = _wait_listening(rfd, proc, START_TIMEOUT_S)
         yield key if ready else None
@@ -102,6 +106,7 @@ def host_tools(ws: Workspace, *, replay: bool = False) -> Iterator[bytes | None]
         kill_group(proc.pid)
         proc.wait()
         os.close(rfd)
+        os.close(life_w)
         _remove_socket(ws)
 
 

@@ -7,12 +7,18 @@ configuration names ``rcaeval tools serve --via PATH …``, which relays its std
 socket. Every connection is a full MCP session on one server process, so every record any
 connection returns is sealed and in the bundle. ``--via`` with no server listening (a
 workspace made without the runner) serves the tools itself, unsealed.
+
+When the server's stdin is a pipe (the runner holds its other end), the server stops at
+end of file on it: a runner that is killed (``kill -9``) closes the pipe, so its hosted
+server never outlives it. Started from a terminal, or with stdin from ``/dev/null`` or a
+file, the server runs until stopped.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import stat
 import sys
 import threading
 from collections.abc import Callable
@@ -95,6 +101,25 @@ class _SocketText:
         return None
 
 
+def _stdin_is_pipe() -> bool:
+    try:
+        return stat.S_ISFIFO(os.fstat(0).st_mode)
+    except OSError:
+        return False
+
+
+def _read_to_eof() -> None:
+    """Block until end of file on stdin (whatever is written to it is discarded)."""
+    while True:
+        try:
+            if not os.read(0, 4096):
+                return
+        except InterruptedError:
+            continue
+        except OSError:
+            return
+
+
 def serve_unix(server: Any, path: str | Path, on_listen: Callable[[str], None]) -> None:
     """Serve ``server`` (an ``MCPServer``) on the Unix socket ``path`` until stopped; every
     connection is one MCP session. ``on_listen(path)`` is told once the socket listens."""
@@ -124,6 +149,12 @@ def serve_unix(server: Any, path: str | Path, on_listen: Callable[[str], None]) 
         listener = await anyio.create_unix_listener(address)
         os.chmod(address, 0o666)  # the agent runs as another uid inside its sandbox
         on_listen(str(path))
-        await listener.serve(session)
+        if not _stdin_is_pipe():
+            await listener.serve(session)
+            return
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(listener.serve, session)
+            await anyio.to_thread.run_sync(_read_to_eof, abandon_on_cancel=True)
+            tg.cancel_scope.cancel()  # the runner that holds the pipe's other end is gone
 
     anyio.run(main)

@@ -76,7 +76,8 @@ def test_judge_workloads_run_end_to_end(tmp_path: Path) -> None:
 def test_corpus_and_toolstart_workloads_run(tmp_path: Path) -> None:
     _, rows = _bench(tmp_path, "corpus:3", "toolstart:1")
     assert [(r["workload"], r["size"]) for r in rows] == [
-        ("corpus import", 3), ("corpus validate", 3), ("toolstart", 1)]
+        ("corpus import", 3), ("corpus validate", 3), ("toolstart first", 1), ("toolstart", 1),
+        ("toolstart+search", 1)]
     for r in rows:
         assert r["wall_s"] > 0 and r["floor_s"] > 0 and r["peak_rss_mib"] > 0
     assert len(list((tmp_path / "work" / "corpus-3-registry" / "cases").iterdir())) == 3
