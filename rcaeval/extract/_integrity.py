@@ -77,8 +77,7 @@ class IncidentIndex:
         from rcaeval.tools._data import load_case_data
 
         data = load_case_data(case_dir, incident_dir)
-        self.logs = {ln.id: ln.message for ln in data.logs}
-        self.lines = {ln.message for ln in data.logs}
+        self.log_store = data.log_store  # looked up by id, never materialised line by line
         raw: list[str] = []
         size = 0
         logs_dir = Path(incident_dir) / "logs"
@@ -102,12 +101,12 @@ class IncidentIndex:
         if not isinstance(msg, str):
             return None
         quoted = msg.split(_CUT)[0] if _CUT in msg else msg
-        if rid in self.logs:
-            real = self.logs[rid]
+        real = self.log_store.message(rid) if isinstance(rid, str) else None
+        if real is not None:
             return None if msg == real or (quoted != msg and real.startswith(quoted)) else (
                 f"log {rid}: the text differs from the incident's line {rid}")
         text = quoted.strip()
-        if text and (text in self.lines or text in self.raw):
+        if text and (self.log_store.has_message(text) or text in self.raw):
             return None
         return f"log {rid}: the text is not in the incident's logs"
 

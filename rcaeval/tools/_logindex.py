@@ -17,6 +17,7 @@ import atexit
 import fcntl
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -43,6 +44,7 @@ BATCH = 250_000
 SCAN = 500_000
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
+_LINE_ID = re.compile(r"^L-(.*)-([0-9]+)$")
 
 
 def cache_root() -> Path:
@@ -236,6 +238,21 @@ class IndexedLogStore:
         comps = self._con.execute(read_statement("tools/log_components.sql")).fetchall()
         nos = self._con.execute(read_statement("tools/log_instances.sql")).fetchall()
         return (sorted(c for (c,) in comps if c), sorted(self._files[n][0] for (n,) in nos))
+
+    def message(self, lid: str) -> str | None:
+        m = _LINE_ID.match(lid)
+        if m is None or line_id(m.group(1), int(m.group(2))) != lid:
+            return None
+        nos = [no for no, (_, stem) in self._files.items() if stem == m.group(1)]
+        if not nos:
+            return None
+        row = self._con.execute(read_statement("tools/log_message.sql"),
+                                [nos, int(m.group(2))]).fetchone()
+        return None if row is None else row[0]
+
+    def has_message(self, text: str) -> bool:
+        row = self._con.execute(read_statement("tools/log_has_message.sql"), [text]).fetchone()
+        return bool(row[0])
 
     def lines(self) -> Iterator[LogLine]:
         stmt = read_statement("tools/log_rows.sql")

@@ -105,6 +105,13 @@ class LogStore(Protocol):
     def lines(self) -> Iterator[LogLine]:
         """Every line, in order."""
 
+    def message(self, lid: str) -> str | None:
+        """The message of the line with this id (:func:`line_id`; when two lines share an id,
+        the later one), None when there is none."""
+
+    def has_message(self, text: str) -> bool:
+        """Whether some line's message is exactly ``text``."""
+
     def __len__(self) -> int: ...
 
 
@@ -167,6 +174,8 @@ class MemoryLogStore:
 
     def __init__(self, lines: list[LogLine]) -> None:
         self._lines = lines
+        self._by_id: dict[str, str] | None = None
+        self._messages: set[str] | None = None
 
     def search(self, q: LogQuery, offset: int, limit: int) -> tuple[list[LogLine], int]:
         hits = [ln for ln in self._lines if q.holds(ln)]
@@ -182,6 +191,16 @@ class MemoryLogStore:
 
     def lines(self) -> Iterator[LogLine]:
         return iter(self._lines)
+
+    def message(self, lid: str) -> str | None:
+        if self._by_id is None:
+            self._by_id = {ln.id: ln.message for ln in self._lines}
+        return self._by_id.get(lid)
+
+    def has_message(self, text: str) -> bool:
+        if self._messages is None:
+            self._messages = {ln.message for ln in self._lines}
+        return text in self._messages
 
     def __len__(self) -> int:
         return len(self._lines)

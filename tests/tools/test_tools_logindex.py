@@ -144,6 +144,25 @@ def test_index_answers_byte_for_byte_as_memory(tmp_path: Path, cache: Path):
     assert reports[0] == reports[1]
 
 
+def test_lookup_by_id_and_by_text_agree_with_every_line(tmp_path: Path, cache: Path):
+    """message()/has_message() (what the evidence checks of rcaeval/extract/_integrity.py use
+    instead of a map of every line) answer as a map built from every line does, indexed or not."""
+    case = _case(tmp_path)
+    mem = load_case_data(case, log_index=False).log_store
+    idx = load_case_data(case, log_index=True).log_store
+    every = list(mem.lines())
+    by_id = {ln.id: ln.message for ln in every}
+    texts = {ln.message for ln in every}
+    assert len(by_id) == 17 and "L-pd_1-00001" in by_id
+    probes = [*by_id, "L-tidb-0-1", "L-tidb-0-00099", "L-nope-00001", "L-tidb-0-", "M-cpu-a",
+              "", "L--00001"]
+    for store in (mem, idx):
+        for lid in probes:
+            assert store.message(lid) == by_id.get(lid), (type(store).__name__, lid)
+        for text in [*texts, "started ", "nothing like it", ""]:
+            assert store.has_message(text) == (text in texts), (type(store).__name__, text)
+
+
 def test_index_is_built_once_and_reused(tmp_path: Path, cache: Path):
     case = _case(tmp_path)
     first = load_case_data(case, log_index=True).log_store
