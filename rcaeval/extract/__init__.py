@@ -19,12 +19,13 @@ from rcaeval.extract._output import classify_section, flatten_output, split_sent
 from rcaeval.extract._patch import flatten_patch
 from rcaeval.extract._resolve import BundleResolution, resolve_bundle
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, FileRecord
-from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_TABLES
+from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_CATALOG, RAW_TABLES, RawTable
 from rcaeval.extract._values import parse_ts
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
     "PAYLOAD_SCHEMAS",
+    "RAW_CATALOG",
     "RAW_TABLES",
     "BundleResolution",
     "CaseFS",
@@ -32,6 +33,7 @@ __all__ = [
     "CaseTables",
     "ExtractSummary",
     "FileRecord",
+    "RawTable",
     "classify_section",
     "discover_case_dirs",
     "elided_table",
