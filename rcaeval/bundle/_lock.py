@@ -13,8 +13,11 @@ drops a record another process wrote (docs/bundle-sdk.md,
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 LOCK_FILE = ".rcaeval-bundle.lock"
 """The lock file in the bundle's root (empty; never mirrored into the audit)."""
@@ -84,3 +87,12 @@ def signature(root: Path, rels: tuple[str, ...]) -> Signature:
             continue
         out.append((st.st_ino, st.st_mtime_ns, st.st_size))
     return tuple(out)
+
+
+def locked(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a writer method under its bundle lock (``self.exclusive()``)."""
+    @functools.wraps(fn)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with self.exclusive():
+            return fn(self, *args, **kwargs)
+    return run

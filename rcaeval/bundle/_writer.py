@@ -12,11 +12,9 @@ share one bundle: every write holds the bundle lock and re-reads what others wro
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,22 +25,15 @@ from rcaeval._seal import SEAL_FILE, Sealer
 from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.bundle import _contract as C
 from rcaeval.bundle._basics import BundleError, _dump, _load, check_id, parse_time, utc_now
-from rcaeval.bundle._lock import BundleLock, Signature, signature
+from rcaeval.bundle._lock import BundleLock, Signature, locked, signature
+from rcaeval.bundle._writer_analysis import AnalysisWriter
 
 STATE_FILES = (C.REPORT, *C.CHANNEL_FILES.values(), "evidences/collection_errors.json",
                "evidences/component_health.json", C.GATE_CHECKS, C.TRACES, C.PATCH, SEAL_FILE)
 """The files a writer's state is read from (and re-read when another process changed one)."""
 
 
-def _locked(fn: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(fn)
-    def run(self: BundleWriter, *args: Any, **kwargs: Any) -> Any:
-        with self.exclusive():
-            return fn(self, *args, **kwargs)
-    return run
-
-
-class BundleWriter:
+class BundleWriter(AnalysisWriter):
     """Write ``root`` as a run bundle (the workspace root, or ``workspace/<id>/``).
 
     >>> w = BundleWriter(ws, cluster_id="prod-1", time_window=("2026-10-03T14:00:00Z",
@@ -160,7 +151,7 @@ class BundleWriter:
             fh.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE, default=str))
 
     # -- evidence ----------------------------------------------------------------------------
-    @_locked
+    @locked
     def attempt(self, channel: str, *, count_only: bool = False) -> None:
         """Mark ``channel`` as queried (the report's ``channels.<c>.attempted``)."""
         if channel not in C.CHANNELS:
@@ -173,7 +164,7 @@ class BundleWriter:
         if not count_only:
             self.flush()
 
-    @_locked
+    @locked
     def channel_error(self, channel: str, error: str, *, source: str = "agent") -> None:
         """Record that ``channel`` could not be collected (``collection_errors.json``); a
         channel of the report (:data:`CHANNELS`) also gets status ``error`` there."""
@@ -187,7 +178,7 @@ class BundleWriter:
                             "ts": utc_now()})
         self.flush()
 
-    @_locked
+    @locked
     def add_log_entries(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, e in enumerate(entries):
@@ -201,7 +192,7 @@ class BundleWriter:
             out.append(rid)
         return self._added("logs", out)
 
-    @_locked
+    @locked
     def add_series(self, series: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, s in enumerate(series):
@@ -237,7 +228,7 @@ class BundleWriter:
             out.append(rid)
         return self._added("metrics", out)
 
-    @_locked
+    @locked
     def add_queries(self, queries: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, q in enumerate(queries):
@@ -251,7 +242,7 @@ class BundleWriter:
             out.append(rid)
         return self._added("queries", out)
 
-    @_locked
+    @locked
     def add_events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, e in enumerate(events):
@@ -267,7 +258,7 @@ class BundleWriter:
         self.attempt(channel)
         return ids
 
-    @_locked
+    @locked
     def set_component_health(self, components: Iterable[Mapping[str, Any]]) -> None:
         merged = {(c.get("name"), c.get("instance")): c for c in self.components}
         for i, c in enumerate(components):
@@ -281,7 +272,7 @@ class BundleWriter:
         _dump(self.root / "evidences/component_health.json", {"components": self.components})
         self._dump_seals()
 
-    @_locked
+    @locked
     def add_gate_checks(self, checks: Iterable[Mapping[str, Any]]) -> list[str]:
         """Alert-rule / gate-check evaluations into ``evidences/gate_checks.json`` (the
         alerts channel), merged by id; returns their ids.
@@ -311,7 +302,7 @@ class BundleWriter:
         self._dump_seals()
         return out
 
-    @_locked
+    @locked
     def add_spans(self, spans: Iterable[Mapping[str, Any]]) -> list[str]:
         """Trace spans into ``evidences/traces.json`` (the traces channel), merged by id;
         returns their ids. Each span needs ``trace_id``, ``span_id``, ``service`` and
@@ -333,7 +324,7 @@ class BundleWriter:
         _dump(self.root / C.TRACES, {"spans": list(self.spans.values())})
         return out
 
-    @_locked
+    @locked
     def set_ticket(self, ticket: Mapping[str, Any]) -> None:
         """``evidences/ticket_context.json`` plus the ``ticket_context.loaded`` milestone."""
         tid, alerts = ticket.get("ticket_id"), ticket.get("alerts")
@@ -345,7 +336,7 @@ class BundleWriter:
         self._dump_seals()
         self.milestone("ticket_context.loaded", detail=str(tid or f"{len(alerts)} alerts"))
 
-    @_locked
+    @locked
     def set_architecture(self, topology: Mapping[str, Any]) -> None:
         """``evidences/cluster_meta.json`` plus ``architecture_context.loaded``."""
         _dump(self.root / "evidences/cluster_meta.json", dict(topology))
@@ -355,7 +346,7 @@ class BundleWriter:
         self.milestone("architecture_context.loaded",
                        detail=f"{len(comps) if isinstance(comps, list) else 0} components")
 
-    @_locked
+    @locked
     def write_summary(self, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """``evidences/evidence_summary_for_agent.json`` (what was collected, by id) plus
         ``summary.read``; returns the summary."""
@@ -370,84 +361,6 @@ class BundleWriter:
         self.milestone("summary.read")
         return summary
 
-    # -- analysis ----------------------------------------------------------------------------
-    @_locked
-    def known_ids(self, ref_type: str) -> set[str]:
-        return set(self.records[C.REF_TYPES[ref_type]])
-
-    @_locked
-    def check_refs(self, refs: Iterable[Any]) -> list[dict[str, str]]:
-        """Normalise ``refs`` (``{"type", "id"}`` mappings or ``(type, id)`` pairs) and check
-        each names evidence collected in this bundle."""
-        out, unknown = [], []
-        for r in refs:
-            rtype, rid = (r.get("type"), r.get("id")) if isinstance(r, Mapping) else tuple(r)
-            if rtype not in C.REF_TYPES:
-                raise BundleError("ref_type", f"ref type {rtype!r} is not one of "
-                                  f"{', '.join(C.REF_TYPES)}")
-            if rid not in self.records[C.REF_TYPES[rtype]]:
-                unknown.append(f"{rtype}:{rid}")
-            out.append({"type": rtype, "id": str(rid)})
-        if unknown:
-            raise BundleError("ref_resolvable", "refs name evidence this bundle did not collect: "
-                              + ", ".join(unknown) + " (collect it first; ids: "
-                              + "; ".join(f"{t}: {len(self.known_ids(t))}" for t in C.REF_TYPES)
-                              + ")")
-        return out
-
-    @_locked
-    def add_finding(self, claim: str, refs: Iterable[Any], *, role: str = "key",
-                    item_id: str | None = None) -> str:
-        """One ``analysis_patch.json`` item; its refs must resolve (``check_refs``)."""
-        if not isinstance(claim, str) or not claim.strip():
-            raise BundleError("patch_item", "a finding needs a non-empty claim")
-        if role not in ("key", "supporting", "context", "ruled_out"):
-            raise BundleError("patch_item", f"role {role!r} is not key/supporting/context/"
-                              "ruled_out")
-        norm = self.check_refs(refs)
-        if role == "key" and not norm:
-            raise BundleError("key_evidence", "a key finding must cite at least one evidence id")
-        iid = item_id or f"A{len(self.findings) + 1}"
-        self.findings = [f for f in self.findings if f.get("id") != iid]
-        self.findings.append({"id": iid, "claim": claim, "role": role, "refs": norm})
-        _dump(self.root / C.PATCH, {"items": self.findings})
-        return iid
-
-    @_locked
-    def clear_findings(self) -> None:
-        """Drop every finding: ``analysis_patch.json`` is written with no items (a report
-        that cites nothing still leaves its patch, so the judge sees what was submitted)."""
-        self.findings = []
-        _dump(self.root / C.PATCH, {"items": []})
-
-    @_locked
-    def set_analysis(self, root_cause: str, key_findings: Iterable[str] = (), *,
-                     structured: Mapping[str, str] | None = None) -> None:
-        """The report's ``analysis``; ``structured`` (``{family, component?}``) is written as
-        ``analysis.structured_root_cause``, which the judge decides the diagnosis by
-        (docs/judge.md "Structured root causes")."""
-        self.analysis = {"root_cause": root_cause, "key_findings": list(key_findings)}
-        if structured:
-            self.analysis["structured_root_cause"] = dict(structured)
-        self.flush()
-
-    @_locked
-    def complete_collection(self) -> None:
-        """``evidence_collection.completed`` (the report exists: :meth:`flush` wrote it)."""
-        self.flush()
-        self.milestone("evidence_collection.completed", detail=", ".join(
-            f"{ch}={c['count']}" for ch, c in self.channels.items() if c.get("attempted")))
-
-    @_locked
-    def final_answer(self, text: str) -> None:
-        """``output.txt`` plus ``final_answer.emitted``."""
-        if not isinstance(text, str) or not text.strip():
-            raise BundleError("final_answer", "the final answer is empty")
-        tmp = self.root / f".{C.OUTPUT}.tmp"
-        tmp.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-        os.replace(tmp, self.root / C.OUTPUT)
-        self.milestone("final_answer.emitted")
-
     # -- files -------------------------------------------------------------------------------
     def _read_report(self) -> dict[str, Any]:
         path = self.root / C.REPORT
@@ -460,7 +373,7 @@ class BundleWriter:
                               f"JSON: {exc}") from exc
         return doc if isinstance(doc, dict) else {}
 
-    @_locked
+    @locked
     def flush(self) -> None:
         """Write the core evidence files (always, empty lists included: an empty file says
         the channel yielded nothing), events.json once events were queried, the report."""
