@@ -132,9 +132,12 @@ def register(app: typer.Typer) -> None:
             "--bundle-dir", help="Where calls are recorded as a run bundle.")],
         lab_dir: Annotated[Path | None, _DIR] = None,
         transport: Annotated[str, typer.Option(
-            "--transport", help="stdio, or http (streamable HTTP on 127.0.0.1)")] = "stdio",
+            "--transport", help="stdio, http (streamable HTTP on 127.0.0.1) or unix (the "
+            "runner's hosted server, on --socket)")] = "stdio",
         port: Annotated[int, typer.Option(
             "--port", help="HTTP port (0: a free one; the URL is printed on stderr)")] = 0,
+        socket_path: Annotated[Path | None, typer.Option(
+            "--socket", help="the Unix socket of --transport unix")] = None,
     ) -> None:
         """Serve the running lab's live incident tools over MCP (plus the database views).
 
@@ -149,9 +152,18 @@ def register(app: typer.Typer) -> None:
         from rcaeval.lab._live_server import serve_live
         from rcaeval.tools._guard import TOKEN_ENV
 
-        if transport not in ("stdio", "http"):
-            raise InputError(f"--transport must be stdio or http, got {transport!r}",
+        from rcaeval._seal import SEAL_KEY_ENV, parse_key
+
+        if transport not in ("stdio", "http", "unix"):
+            raise InputError(f"--transport must be stdio, http or unix, got {transport!r}",
                              field="--transport")
+        if transport == "unix" and socket_path is None:
+            raise InputError("--transport unix needs --socket PATH", field="--socket")
+        raw_key = os.environ.pop(SEAL_KEY_ENV, None)
+        seal_key = parse_key(raw_key) if raw_key else None
+        if raw_key and seal_key is None:
+            raise InputError(f"${SEAL_KEY_ENV} is not a hex key of at least 16 bytes",
+                             field=SEAL_KEY_ENV)
         token = None
         if transport == "http":
             token = os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(24)
@@ -160,9 +172,12 @@ def register(app: typer.Typer) -> None:
 
         def on_listen(url: str) -> None:
             print(f"rcaeval incident tools: {url}", file=sys.stderr, flush=True)
+            if transport == "unix":  # the runner waits for this line before the agent starts
+                print(f"listening {url}", flush=True)
 
         serve_live((lab_dir or default_dir()).resolve(), bundle_dir, transport=transport,
-                   port=port, token=token, on_listen=on_listen)
+                   port=port, token=token, on_listen=on_listen, socket_path=socket_path,
+                   seal_key=seal_key)
 
     @lab_app.command("capture")
     def capture(

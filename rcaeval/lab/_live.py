@@ -234,6 +234,9 @@ class LiveIncidentTools(IncidentTools):
         self.source = source
         self._fresh_at = time.monotonic()
         self._refresh_lock = threading.Lock()
+        self.history: list[tuple[str, str]] = []
+        """The session's answered calls as ``(tool, result JSON)``: what ``apply_action``'s
+        gate 3 reads for a prior read-only verification."""
 
     def call(self, tool: str, args: Mapping[str, Any], fn: Any, *,
              channel: str | None = None) -> dict[str, Any]:
@@ -242,4 +245,6 @@ class LiveIncidentTools(IncidentTools):
                 self.source.refresh(self.data)
                 self.data_start, self.data_end = self.data.data_range()
                 self._fresh_at = time.monotonic()
-        return super().call(tool, args, fn, channel=channel)
+        result = super().call(tool, args, fn, channel=channel)
+        self.history.append((tool, json.dumps(result, default=str)))
+        return result

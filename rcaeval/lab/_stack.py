@@ -94,11 +94,15 @@ def _client_env(state: dict[str, Any], user: str = "lab") -> dict[str, str]:
 
 
 def psql(state: dict[str, Any], *, file: str | None = None, command: str | None = None,
-         user: str = "lab", timeout_s: float = 60) -> str:
+         user: str = "lab", timeout_s: float = 60, variables: dict[str, str] | None = None,
+         database: str = "lab") -> str:
     """Run one queries/lab/ file (or a psql meta-command) as ``user``; its output, or a
-    :class:`LabError` with psql's message."""
+    :class:`LabError` with psql's message. ``variables`` are psql variables the file
+    interpolates (``:"name"`` as a quoted identifier, ``:'name'`` as a literal)."""
     argv = [str(Path(state["pg_bindir"]) / "psql"), "-X", "-q", "-A", "-t", "-v",
-            "ON_ERROR_STOP=1"]
+            "ON_ERROR_STOP=1", "-d", database]
+    for key, value in (variables or {}).items():
+        argv += ["-v", f"{key}={value}"]
     argv += ["-f", str(queries_dir() / "lab" / file)] if file else ["-c", command or ""]
     done = subprocess.run(argv, env=_client_env(state, user), capture_output=True, text=True,
                           timeout=timeout_s)
