@@ -129,3 +129,62 @@ CROSS JOIN (VALUES ('metric', 'series'), ('query', 'query'), ('log', 'log entry'
 LEFT JOIN fx_patch_ref AS r
        ON r.run_id = p.run_id AND r.case_id = p.case_id AND r.ref_type = t.ref_type
 GROUP BY p.run_id, p.case_id, p.valid, p.valid_detail, p.file, t.ref_type, t.what;
+
+-- The report's own analysis block (evidences/workspace_evidence_report.json $.analysis): the
+-- root cause and key findings the analysis patch structures. A finding is grounded when an
+-- item of a valid patch makes the same claim (trimmed, case-insensitive) and cites at least
+-- one collected evidence id.
+CREATE OR REPLACE TEMP VIEW fx_report_finding AS
+SELECT j.run_id, j.case_id, j.file, j.path,
+       try_cast(regexp_extract(j.path, '\[(\d+)\]$', 1) AS INTEGER) AS idx,
+       j.value_text AS finding,
+       EXISTS (SELECT 1
+               FROM fx_patch AS p
+               JOIN j_raw_patch_item AS i ON i.run_id = p.run_id AND i.case_id = p.case_id
+               JOIN fx_patch_ref AS r
+                 ON r.run_id = i.run_id AND r.case_id = i.case_id AND r.item_idx = i.idx
+               WHERE p.run_id = j.run_id AND p.case_id = j.case_id AND p.valid AND r.resolved
+                 AND lower(trim(i.claim)) = lower(trim(j.value_text))) AS grounded
+FROM fx_json AS j
+WHERE j.file = 'evidences/workspace_evidence_report.json' AND j.type = 'string'
+  AND starts_with(j.path, '$.analysis.key_findings[')
+  AND regexp_matches(j.path, '^\$\.analysis\.key_findings\[\d+\]$')
+  AND nullif(trim(j.value_text), '') IS NOT NULL;
+
+CREATE OR REPLACE TEMP VIEW fx_report_analysis AS
+-- analysis.report_root_cause_present: the report's analysis states a root cause (witness)
+SELECT run_id, case_id, 'analysis.report_root_cause_present' AS fact, true AS value,
+       1 AS rank, 'the report''s analysis states a root cause' AS detail,
+       file AS evidence_file, path AS evidence_path, NULL::INTEGER AS evidence_line,
+       left(value_text, 300) AS evidence_excerpt
+FROM fx_json
+WHERE file = 'evidences/workspace_evidence_report.json' AND path = '$.analysis.root_cause'
+  AND type = 'string' AND nullif(trim(value_text), '') IS NOT NULL
+
+UNION ALL
+-- analysis.report_findings_present: it lists a key finding (witness)
+SELECT run_id, case_id, 'analysis.report_findings_present', true, 1,
+       'the report''s analysis lists key finding #' || idx::VARCHAR, file, path, NULL,
+       left(finding, 300)
+FROM fx_report_finding
+
+UNION ALL
+-- analysis.report_findings_grounded: it lists key findings and the patch grounds every one
+SELECT k.run_id, k.case_id, 'analysis.report_findings_grounded',
+       count(f.idx) > 0 AND count(f.idx) FILTER (WHERE NOT f.grounded) = 0, 0,
+       CASE
+           WHEN count(f.idx) = 0 THEN 'the report''s analysis lists no key findings'
+           WHEN count(f.idx) FILTER (WHERE NOT f.grounded) = 0
+               THEN 'all ' || count(f.idx)::VARCHAR
+                    || ' key finding(s) are patch claims citing collected evidence'
+           ELSE count(f.idx) FILTER (WHERE NOT f.grounded)::VARCHAR || ' of '
+                || count(f.idx)::VARCHAR || ' key finding(s) are no patch claim citing '
+                || 'collected evidence, first: #'
+                || arg_min(f.idx, f.idx) FILTER (WHERE NOT f.grounded)::VARCHAR
+       END,
+       CASE WHEN count(f.idx) > 0 THEN 'evidences/workspace_evidence_report.json' END,
+       arg_min(f.path, f.idx) FILTER (WHERE NOT f.grounded), NULL,
+       left(arg_min(f.finding, f.idx) FILTER (WHERE NOT f.grounded), 300)
+FROM j_scope AS k
+LEFT JOIN fx_report_finding AS f ON f.run_id = k.run_id AND f.case_id = k.case_id
+GROUP BY k.run_id, k.case_id;

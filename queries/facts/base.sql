@@ -1,12 +1,14 @@
 -- Stage-1 facts: one row per (run_id, case_id, fact) for every stage-1 catalog fact and every
 -- declared detector. Of a fact's rows (facts/trace.sql, evidence.sql, analysis.sql,
--- answer.sql, output.sql) the first by (rank, evidence) decides; a witness fact with no row is false,
+-- indicators.sql, answer.sql, output.sql) the first by (rank, evidence) decides; a witness fact with no row is false,
 -- with the catalog description saying what was looked for.
 CREATE OR REPLACE TEMP VIEW fact_rows AS
 SELECT * FROM fx_trace
 UNION ALL BY NAME SELECT * FROM fx_evidence
 UNION ALL BY NAME SELECT * FROM fx_integrity
 UNION ALL BY NAME SELECT * FROM fx_analysis
+UNION ALL BY NAME SELECT * FROM fx_report_analysis
+UNION ALL BY NAME SELECT * FROM fx_indicator
 UNION ALL BY NAME SELECT * FROM fx_answer
 UNION ALL BY NAME SELECT * FROM fx_output;
 

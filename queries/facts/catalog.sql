@@ -1,5 +1,6 @@
 -- The fact catalog (docs/registry.md, "Fact catalog"): every boolean fact a check may name.
--- stage 1 facts come straight from raw tables (facts/trace.sql, evidence.sql, analysis.sql),
+-- stage 1 facts come straight from raw tables (facts/trace.sql, evidence.sql, analysis.sql,
+-- indicators.sql),
 -- stage 2 from other facts (facts/derived.sql), stage 3 from workflow check results and
 -- evidence_collection parameters (facts/contract.sql). detector.<id> facts are per case
 -- (facts/output.sql) and not listed here.
@@ -49,6 +50,10 @@ SELECT * FROM (VALUES
     ('channel.events_attempted_implies_persisted', 'channel', 2, 'not attempted, or output present'),
     ('signal.panic_present', 'signal', 1, 'a log line or component termination reason contains a panic signature'),
     ('signal.kill_query_present', 'signal', 1, 'a log line or query record shows a KILL QUERY / killed statement'),
+    ('signal.infra_unhealthy', 'signal', 1, 'an infrastructure-health gate in gate_checks.json (its name says infra) is fail or warn'),
+    ('signal.hotspot_present', 'signal', 1, 'a hotspot gate in gate_checks.json (its name says hotspot or hot region) is fail or warn'),
+    ('signal.alert_firing', 'signal', 1, 'gate_checks.json lists a gate check or alert rule with status fail'),
+    ('signal.error_logs_present', 'signal', 1, 'the log statistics (logs.json stats.by_level, or log_stats.json by_level) count an ERROR/FATAL/CRITICAL line, or a collected log line has such a level'),
     ('contract.required_workflow_present', 'contract', 3, 'every required workflow check passed'),
     ('contract.required_artifacts_present', 'contract', 3, 'manifest, report and evidence dir present'),
     ('contract.preferred_channels_minimum_observed', 'contract', 3, '>= min_preferred_channels preferred channels observed'),
@@ -61,5 +66,8 @@ SELECT * FROM (VALUES
     ('analysis.query_refs_resolvable', 'analysis', 1, 'every query ref names a collected query id'),
     ('analysis.log_refs_resolvable', 'analysis', 1, 'every log ref names a collected log entry id (needs logs observed)'),
     ('analysis.event_refs_resolvable', 'analysis', 1, 'every event ref names a collected event id (needs events observed)'),
+    ('analysis.report_root_cause_present', 'analysis', 1, 'the report''s analysis block states a root cause (analysis.root_cause)'),
+    ('analysis.report_findings_present', 'analysis', 1, 'the report''s analysis block lists at least one key finding (analysis.key_findings)'),
+    ('analysis.report_findings_grounded', 'analysis', 1, 'the report lists key findings and each is the claim of a valid analysis_patch.json item citing collected evidence'),
     ('analysis.all_refs_resolvable', 'analysis', 2, 'all four analysis.*_refs_resolvable facts hold')
 ) AS t(fact, family, stage, description);

@@ -72,6 +72,15 @@ FACTS: dict[str, str] = {
         "a log line or component termination reason contains a panic signature"
     ),
     "signal.kill_query_present": "a log line or query record shows a KILL QUERY / killed statement",
+    "signal.infra_unhealthy": (
+        "an infrastructure-health gate in gate_checks.json (its name says infra) is fail or warn"),
+    "signal.hotspot_present": (
+        "a hotspot gate in gate_checks.json (its name says hotspot or hot region) is fail or warn"),
+    "signal.alert_firing": (
+        "gate_checks.json lists a gate check or alert rule with status fail"),
+    "signal.error_logs_present": (
+        "the log statistics (logs.json stats.by_level, or log_stats.json by_level) count an "
+        "ERROR/FATAL/CRITICAL line, or a collected log line has such a level"),
     "contract.required_workflow_present": "every required workflow check passed",
     "contract.required_artifacts_present": "manifest, report and evidence dir present",
     "contract.preferred_channels_minimum_observed": (
@@ -92,6 +101,13 @@ FACTS: dict[str, str] = {
     "analysis.event_refs_resolvable": (
         "every event ref names a collected event id (needs events observed)"
     ),
+    "analysis.report_root_cause_present": (
+        "the report's analysis block states a root cause (analysis.root_cause)"),
+    "analysis.report_findings_present": (
+        "the report's analysis block lists at least one key finding (analysis.key_findings)"),
+    "analysis.report_findings_grounded": (
+        "the report lists key findings and each is the claim of a valid analysis_patch.json "
+        "item citing collected evidence"),
     "analysis.all_refs_resolvable": "all four analysis.*_refs_resolvable facts hold",
 }
 """Fact name -> one-line description. ``detector.<id>`` facts are not listed (see prefix)."""
@@ -160,6 +176,10 @@ FACT_INPUTS: dict[str, tuple[str, ...]] = {
     "signal.panic_present": ("evidences/logs.json", "logs/",
                              "evidences/component_health.json"),
     "signal.kill_query_present": ("evidences/logs.json", "logs/", "evidences/queries.json"),
+    "signal.infra_unhealthy": ("evidences/gate_checks.json",),
+    "signal.hotspot_present": ("evidences/gate_checks.json",),
+    "signal.alert_firing": ("evidences/gate_checks.json",),
+    "signal.error_logs_present": ("evidences/logs.json", "evidences/log_stats.json", "logs/"),
     "contract.required_workflow_present": ("manifest.json",),
     "contract.required_artifacts_present": ("manifest.json", REPORT_FILE),
     "contract.preferred_channels_minimum_observed": ("evidences/logs.json",
@@ -178,6 +198,9 @@ FACT_INPUTS: dict[str, tuple[str, ...]] = {
     "analysis.query_refs_resolvable": ("analysis_patch.json",),
     "analysis.log_refs_resolvable": ("analysis_patch.json",),
     "analysis.event_refs_resolvable": ("analysis_patch.json",),
+    "analysis.report_root_cause_present": (REPORT_FILE,),
+    "analysis.report_findings_present": (REPORT_FILE,),
+    "analysis.report_findings_grounded": ("analysis_patch.json",),
     "analysis.all_refs_resolvable": ("analysis_patch.json",),
 }
 """Catalog fact -> what it is read from, any one of which can make it true: a bundle path
