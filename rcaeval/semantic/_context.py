@@ -63,6 +63,19 @@ def _ground_truth(case_rules: Any) -> dict[str, Any] | None:
             "summary": rc["summary"], "mechanism": rc.get("mechanism")}
 
 
+_EVIDENCE_BUCKETS = ("critical_evidence", "evidence_routing")
+"""The buckets whose checks the context carries beside the diagnosis checks: what the run's
+evidence showed and whether its structured references resolve."""
+
+
+def _evidence_check(r: Mapping[str, Any]) -> dict[str, Any]:
+    ev = {"file": r["evidence_file"], "path": r["evidence_path"], "line": r["evidence_line"],
+          "excerpt": r["evidence_excerpt"]}
+    return {"check_id": r["check_id"], "required": bool(r["required"]),
+            "weight": float(r["weight"]), "passed": bool(r["passed"]), "reason": r["reason"],
+            "evidence": ev if any(v is not None for v in ev.values()) else None}
+
+
 def build_contexts(con: Any, frames: Any, cases: Mapping[str, Any]) -> dict[Key, dict[str, Any]]:
     """``{(run_id, case_id): context dict}`` (SemanticContext layout, validated) for every
     resolved case run of the pass that has diagnosis checks."""
@@ -85,10 +98,13 @@ def build_contexts(con: Any, frames: Any, cases: Mapping[str, Any]) -> dict[Key,
     for r in frames.buckets.iter_rows(named=True):
         buckets[(r["run_id"], r["case_id"])][r["bucket"]] = r["status"]
     det: dict[Key, dict[str, dict[str, Any]]] = defaultdict(dict)
+    evidence: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     if frames.checks.height:
         for r in frames.checks.iter_rows(named=True):
             if r["bucket"] == "diagnosis":
                 det[(r["run_id"], r["case_id"])][r["check_id"]] = r
+            elif r["bucket"] in _EVIDENCE_BUCKETS:
+                evidence[(r["run_id"], r["case_id"], r["bucket"])].append(_evidence_check(r))
     out: dict[Key, dict[str, Any]] = {}
     for key, rows in checks.items():
         first, j = rows[0], judgments[key]
@@ -110,6 +126,8 @@ def build_contexts(con: Any, frames: Any, cases: Mapping[str, Any]) -> dict[Key,
                      "reason": det[key][r["check_id"]]["reason"]}
                     for r in rows if r["check_id"] in det[key]
                 ],
+                "critical_evidence_checks": evidence.get((*key, "critical_evidence"), []),
+                "routing_checks": evidence.get((*key, "evidence_routing"), []),
             },
             "input": {
                 "answer": _answer_text(answers.get(key, [])),

@@ -76,6 +76,27 @@ class DeterministicCheck(BaseModel):
     reason: str | None = None
 
 
+class CheckEvidence(BaseModel):
+    model_config = _STRICT
+    file: str | None = None
+    path: str | None = None
+    line: int | None = None
+    excerpt: str | None = None
+
+
+class EvidenceCheck(BaseModel):
+    """A critical-evidence or evidence-routing check of the first judgment: what the run's
+    evidence showed, with the evidence that decided it (null when nothing did)."""
+
+    model_config = _STRICT
+    check_id: str
+    required: bool
+    weight: float
+    passed: bool
+    reason: str | None = None
+    evidence: CheckEvidence | None = None
+
+
 class Deterministic(BaseModel):
     """The first (deterministic) judgment, for reference: providers must not copy it."""
 
@@ -86,6 +107,10 @@ class Deterministic(BaseModel):
     raw_score: float | None = None
     buckets: dict[str, str] = Field(description="bucket -> status")
     diagnosis_checks: list[DeterministicCheck]
+    critical_evidence_checks: list[EvidenceCheck] = Field(
+        default_factory=list, description="the critical_evidence checks, in judge.yaml order")
+    routing_checks: list[EvidenceCheck] = Field(
+        default_factory=list, description="the evidence_routing checks, in judge.yaml order")
 
 
 class SemanticContext(BaseModel):
