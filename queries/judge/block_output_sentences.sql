@@ -4,7 +4,7 @@
 -- once per chunk: each detector query compiles a score of RE2 regexes, a fixed cost per query
 -- whatever the number of runs (docs/judge.md, "Performance"). Chunks take their hits from the
 -- block's (judge/chunk_detector_hits.sql).
--- Rows are found as in judge/chunk_inputs.sql: by the block's bundle_seq range, rows without
+-- Rows are found as in judge/chunk_input.sql: by the block's bundle_seq range, rows without
 -- a bundle_seq always looked at, then the semi join on the keys. Decides nothing.
 SET VARIABLE j_block_seq_lo = (
     SELECT min(b.bundle_seq) FROM raw_bundle AS b

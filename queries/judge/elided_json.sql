@@ -7,7 +7,7 @@
 -- (`x.json` and `evidences/x.json` both name evidences/x.json) — a superset of what any
 -- method reads, so every method sees the file's values exactly as if none had been elided —
 -- except for numeric_series_any_gt over metrics.json, which reads raw_metric_point instead.
--- Reads raw_json within the chunk's bundle_seq range (judge/chunk_inputs.sql; j_raw_json
+-- Reads raw_json within the chunk's bundle_seq range (judge/chunk_seq.sql; j_raw_json
 -- leaves the text out). Output (run_id, case_id, file, path, elided_json), ordered; the judge
 -- turns it into rows (rcaeval.extract.elided_table) and judge/elided_json_insert.sql appends
 -- them to j_raw_json.

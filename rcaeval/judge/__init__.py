@@ -15,7 +15,10 @@ owns the connection, transactions, the chunk loop and the write phase; every ent
 below goes through it. Lower levels, for tests and notebooks: :func:`flatten_rules` (judge
 spec dict -> rule tables), :func:`register_cases` (rules + case_meta), :func:`judge_loaded`
 (judge what is already extracted), :func:`rejudge_store` (judge again what the store holds,
-with the registry's current rules), :func:`run_judge_sql` (frames only, nothing written). Reading
+with the registry's current rules), :func:`run_judge_sql` (frames only, nothing written).
+:class:`Provider` is the protocol of the semantic shadow's second opinion (the manifest's
+[shadow] phase; :class:`rcaeval.semantic.SemanticConfig` is one), :class:`Redecide` the
+re-run of the decide phases a provider is handed. Reading
 results: :func:`load_judgment`, :func:`explain_tree` / :func:`explain_html`,
 :func:`load_detector_hits`.
 
@@ -40,6 +43,7 @@ from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rejudge import rejudge_store
 from rcaeval.judge._rules import flatten_rules
 from rcaeval.judge._session import CaseRules, Judging
+from rcaeval.judge._shadow import Provider, Redecide
 from rcaeval.judge._version import JUDGE_VERSION
 
 __all__ = [
@@ -52,6 +56,8 @@ __all__ = [
     "CaseRules",
     "JudgeFrames",
     "Judging",
+    "Provider",
+    "Redecide",
     "case_anchor",
     "explain_html",
     "explain_tree",

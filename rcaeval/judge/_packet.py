@@ -18,8 +18,8 @@ import polars as pl
 import pyarrow as pa
 
 from rcaeval._ids import child_path
-from rcaeval._paths import read_query, read_statement
-from rcaeval.judge._pipeline import JudgeFrames, sql_digest
+from rcaeval.judge._manifest import LISTS, run_phase, sql_digest, statement
+from rcaeval.judge._pipeline import JudgeFrames
 from rcaeval.judge._trajectory import sections as trajectory_sections
 from rcaeval.store import base_tables, registered, transaction
 
@@ -171,16 +171,6 @@ def write_packets(
 
 
 
-SHADOW_TABLES = ("eval_semantic", "eval_semantic_check", "eval_judgment_blended")
-"""Semantic-shadow rows (migration 0003) of a (run, case): a new deterministic judgment voids
-them, so they are deleted with it (the semantic cache keeps the provider's answers)."""
-
-
-def _present(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> list[str]:
-    have = set(base_tables(con))
-    return [t for t in tables if t in have]
-
-
 def write_results(
     con: duckdb.DuckDBPyConnection,
     frames: JudgeFrames,
@@ -206,16 +196,16 @@ def write_results(
         })
     judg = pa.Table.from_pylist(rows, schema=EVAL_JUDGMENT_SCHEMA)
     with registered(con, {"__rcaeval_judgments": judg}), transaction(con):
-        for table in ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
-                      "eval_detector_hit", "eval_trajectory", "eval_trajectory_tool",
-                      *_present(con, SHADOW_TABLES)):
-            con.execute(read_statement("judge/delete_scope.sql", table=table))
-        con.execute(read_query("judge/write_facts.sql"))
-        con.execute(read_query("judge/write_checks.sql"))
-        con.execute(read_query("judge/write_detector_hits.sql"))
-        con.execute(read_query("judge/write_buckets.sql"))
-        con.execute(read_query("judge/write_judgments.sql"))
-        con.execute(read_query("judge/write_trajectory.sql"))
+        run_phase(con, "write", {"clear": lambda: _clear(con)})
+
+
+def _clear(con: duckdb.DuckDBPyConnection) -> None:
+    """Delete the judged keys' rows of each {judged_table} the store has (the semantic
+    shadow's tables only exist from migration 0003: a new deterministic judgment voids them)."""
+    have = set(base_tables(con))
+    for table in LISTS["judged_table"]:
+        if table in have:
+            con.execute(statement("write", "clear", "judge/delete_scope.sql", table=table))
 
 
 def judgments_frame(frames: JudgeFrames) -> pl.DataFrame:

@@ -21,10 +21,9 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from rcaeval._paths import read_query, read_statement
+from rcaeval._paths import read_query
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import InputError
-from rcaeval.extract import RAW_TABLES
 from rcaeval.judge._load import (
     case_fields,
     case_meta_table,
@@ -32,10 +31,12 @@ from rcaeval.judge._load import (
     load_case_meta,
     load_rules,
 )
+from rcaeval.judge._manifest import run_phase
 from rcaeval.judge._packet import build_packets, judgments_frame, write_packets, write_results
 from rcaeval.judge._pipeline import detect_outputs, run_judge_sql, scope_keys
 from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rules import compute_rules_hash, flatten_rules
+from rcaeval.judge._shadow import Provider, redecider
 from rcaeval.judge._unloadable import record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
 from rcaeval.store import (
@@ -130,12 +131,13 @@ class Judging:
 
     ``out_dir`` / ``write_files``: where judgment.json goes (``out_dir/<run>/<case>/``, else
     the case dir extraction recorded). ``chunk_size``: case runs per SQL pass (``None``: one
-    pass). ``semantic``: a :class:`rcaeval.semantic.SemanticConfig` for the semantic shadow
-    after each chunk. ``profiles``: the scoring profiles (default ``profiles.yaml``)."""
+    pass). ``semantic``: the [shadow] phase's :class:`rcaeval.judge.Provider` after each
+    chunk (a :class:`rcaeval.semantic.SemanticConfig` is one). ``profiles``: the scoring
+    profiles (default ``profiles.yaml``)."""
 
     def __init__(self, store: Connectable, *, out_dir: str | Path | None = None,
                  write_files: bool = True, chunk_size: int | None = DEFAULT_CHUNK_SIZE,
-                 semantic: Any = None, profiles: dict[str, Any] | None = None,
+                 semantic: Provider | None = None, profiles: dict[str, Any] | None = None,
                  profiles_path: str | Path | None = None,
                  scoring_profile: str | None = None) -> None:
         check_chunk_size(chunk_size)
@@ -259,7 +261,8 @@ class Judging:
             for block in chunks(all_keys, block_size):
                 if parts:
                     self._release_chunk_inputs()
-                self._oom_guard(block.num_rows, lambda b=block: detect_outputs(con, b))
+                self._oom_guard(block.num_rows, lambda b=block: detect_outputs(
+                    con, b, profiles=profiles))
                 for i, chunk in enumerate(chunks(block, self.chunk_size)):
                     if i:
                         self._release_chunk_inputs()
@@ -282,11 +285,9 @@ class Judging:
             }
             write_packets(packets, case_dirs, self.out_dir)
         if self.semantic is not None:
-            from rcaeval.semantic import shadow_chunk
-
-            shadow_chunk(con, frames, config=self.semantic, cases=cases,
-                         profiles=self.profiles, out_dir=self.out_dir,
-                         write_files=self.write_files, judged_at=judged_at)
+            self.semantic.shadow(con, frames, redecide=redecider(con, self.profiles),
+                                 cases=cases, out_dir=self.out_dir,
+                                 write_files=self.write_files, judged_at=judged_at)
         return judgments_frame(frames)
 
     def _release_chunk_inputs(self) -> None:
@@ -296,9 +297,7 @@ class Judging:
         the store's size and the number of chunks before it. The checkpoint runs here, not in
         the chunk's commit (``checkpoints_deferred``), so that its own memory comes on top of
         the least the judge holds."""
-        for table in RAW_TABLES:
-            if table != "raw_bundle":
-                self.con.execute(read_statement("judge/drop_chunk_input.sql", table=table))
+        run_phase(self.con, "release")
         checkpoint(self.con)
         release_cache(self.con)
 

@@ -131,6 +131,16 @@ class SemanticConfig:
             object.__setattr__(self, "provider", "command")
             object.__setattr__(self, "command", tuple(shlex.split(rest)))
 
+    def shadow(self, con: Any, frames: Any, *, redecide: Any,
+               cases: Mapping[str, Any] | None, out_dir: str | Path | None,
+               write_files: bool, judged_at: Any) -> dict[tuple[str, str], dict[str, Any]]:
+        """The judge's [shadow] phase for one judged chunk: this config is a
+        :class:`rcaeval.judge.Provider` (:func:`rcaeval.semantic.shadow_chunk`)."""
+        from rcaeval.semantic._flow import shadow_chunk
+
+        return shadow_chunk(con, frames, config=self, redecide=redecide, cases=cases,
+                            out_dir=out_dir, write_files=write_files, judged_at=judged_at)
+
     @property
     def kind(self) -> str:
         return self.provider

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
 import pyarrow as pa
 
@@ -262,17 +263,6 @@ SEMANTIC_CHECK_SCHEMA = pa.schema([
 ])
 
 
-def _second_pass(con: Any, packets: Mapping[Key, dict[str, Any]], profiles: Any
-                 ) -> tuple[Any, dict[Key, bytes]]:
-    from rcaeval.judge._packet import build_packets
-    from rcaeval.judge._pipeline import run_judge_sql
-    from rcaeval.judge._version import JUDGE_VERSION
-
-    frames = run_judge_sql(con, sorted(packets), profiles=profiles,
-                           semantic_checks=semantic_check_table(packets))
-    return frames, build_packets(frames, judge_version=JUDGE_VERSION)
-
-
 def _record(con: Any, scope_keys: list[Key], contexts: Mapping[Key, bytes],
             packets: Mapping[Key, tuple[dict[str, Any], bool]], packet_bytes: Mapping[Key, bytes],
             blended: tuple[Any, dict[Key, bytes]] | None, judged_at: datetime) -> None:
@@ -334,12 +324,14 @@ def _table(rows: list[dict[str, Any]], con: Any, table: str, ts: pa.DataType) ->
     return pa.Table.from_pylist(rows, schema=schema)
 
 
-def shadow_chunk(con: Any, frames: Any, *, config: SemanticConfig,
-                 cases: Mapping[str, Any] | None, profiles: Any,
+def shadow_chunk(con: duckdb.DuckDBPyConnection, frames: Any, *, config: SemanticConfig,
+                 redecide: Any, cases: Mapping[str, Any] | None,
                  out_dir: str | Path | None, write_files: bool,
                  judged_at: datetime | None = None) -> dict[Key, dict[str, Any]]:
-    """Run the semantic shadow for one judged chunk (its TEMP tables still on ``con``).
-    Returns ``{key: packet dict}``."""
+    """Run the semantic shadow for one judged chunk (its TEMP tables still on ``con``):
+    the judge's [shadow] phase. ``redecide`` (:class:`rcaeval.judge.Redecide`, given by the
+    judging session) re-judges the blended cases with the semantic verdicts. Returns
+    ``{key: packet dict}``."""
     judged_at = judged_at or datetime.now(UTC)
     contexts = build_contexts(con, frames, cases or {})
     scope = [(r["run_id"], r["case_id"]) for r in frames.scope.iter_rows(named=True)]
@@ -349,7 +341,7 @@ def shadow_chunk(con: Any, frames: Any, *, config: SemanticConfig,
     ctx_bytes = {k: file_bytes(c) for k, c in contexts.items()}
     pkt_bytes = {k: file_bytes(p) for k, (p, _) in answered.items()}
     second = {k: p for k, (p, _) in answered.items() if p["second_pass"]}
-    blended = _second_pass(con, second, profiles) if second else None
+    blended = redecide(sorted(second), semantic_check_table(second)) if second else None
     _record(con, scope, ctx_bytes, answered, pkt_bytes, blended, judged_at)
     if write_files:
         for key in contexts:

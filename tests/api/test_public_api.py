@@ -76,7 +76,7 @@ FACADES = {
         "JUDGMENT_VERSION", "CaseRules", "JudgeFrames", "case_anchor", "explain_html",
         "explain_tree", "flatten_rules", "judge_audit", "judge_loaded", "load_detector_hits",
         "load_judgment", "load_profiles", "register_cases", "rejudge_store", "run_judge_sql",
-        "Judging"},
+        "Judging", "Provider", "Redecide"},
     "rcaeval.prove": {
         "ROLES", "CasePlan", "CaseProof", "ProofReport", "Unreachable", "case_plans",
         "plan_case", "prove", "unreachable_checks"},

@@ -1,50 +1,147 @@
-"""The stage manifest (queries/judge/stages.txt) is the judge's run order: it names only SQL
-files that exist and only the Python steps the pipeline has, expands the registered bucket and
-method lists in their order, ships in the wheel, and is part of the judge's SQL digest."""
+"""The judge manifest (queries/judge/stages.txt) is the one list of what a judging pass runs:
+its phases name only SQL files that exist, every SQL file the judge's code reads is named by
+the phase and step that runs it, list lines expand from the catalog in order, the digest
+hashes exactly the verdict-deciding phases, and adding a stage is one SQL file plus one
+manifest line (CONTRIBUTING.md, "Recipe: add a judging stage")."""
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
-import rcaeval.judge._pipeline as P
+import pytest
+from judge_kit import healthy_rows, make_db, setup_case
+
+import rcaeval._paths as paths
+import rcaeval.judge._manifest as M
 from rcaeval._paths import queries_dir
 from rcaeval._vocab import BUCKETS, EVIDENCE_METHODS
+from rcaeval.extract import RAW_TABLES
+from rcaeval.judge import run_judge_sql
+
+REPO = Path(__file__).resolve().parents[2]
+PHASES = ["load", "extract", "scope", "detect", "decide", "decide.verdict", "write",
+          "write.unloadable", "write.runs", "release", "shadow"]
 
 
-def test_manifest_names_existing_files_and_known_steps() -> None:
-    st = P.stages()
-    names = [*st["judge"], *st["score"]]
-    steps = [n[1:] for n in names if n.startswith("!")]
-    files = [n for n in names if not n.startswith("!")]
-    assert sorted(steps) == sorted(P.STEPS)
-    missing = [f for f in files if not (queries_dir() / f).is_file()]
+def test_manifest_has_the_phases_and_names_existing_files() -> None:
+    assert list(M.phases()) == PHASES
+    missing = [f for f in M.sql_files() if not (queries_dir() / f).is_file()]
     assert not missing, missing
-    assert len(files) == len(set(files)), "a stage listed twice"
+    for name, lines in M.phases().items():
+        plain = [ln.text() for ln in lines if ln.step is None and not ln.fill]
+        assert len(plain) == len(set(plain)), f"[{name}]: a stage listed twice"
+        steps = [ln.step for ln in lines if ln.step is not None]
+        assert len(steps) == len(set(steps)), f"[{name}]: a step listed twice"
 
 
-def test_manifest_expands_the_registered_lists_in_order() -> None:
-    judge = P.stages()["judge"]
-    assert [n for n in judge if n.startswith("buckets/")] == [
+def _literal_reads(paths_: list[Path]) -> set[str]:
+    """Every queries/ file the given modules name in a string literal ending in .sql."""
+    out: set[str] = set()
+    for p in paths_:
+        out |= set(re.findall(r'"((?:[a-z_]+)/[a-z0-9_]+\.sql)"', p.read_text(encoding="utf-8")))
+    return out
+
+
+def test_every_sql_file_the_judge_reads_is_in_the_manifest() -> None:
+    """The judge, extraction and the semantic shadow's writer read no SQL file the manifest
+    leaves out (the other direction: the manifest names only what exists, test above)."""
+    named = set(M.sql_files())
+    judge = _literal_reads(sorted(p for p in (REPO / "rcaeval" / "judge").glob("*.py")
+                                  if p.name != "_explain.py"))  # explain reads eval_* rows
+    judge -= {"store/current_memory_limit.sql"}  # the out-of-memory message's probe
+    assert judge - named == set()
+    extract = _literal_reads(sorted((REPO / "rcaeval" / "extract").glob("*.py")))
+    assert extract == set(M.step_files("extract", "extract"))
+    flow = _literal_reads([REPO / "rcaeval" / "semantic" / "_flow.py"])
+    assert flow == set(M.step_files("shadow", "shadow"))
+
+
+def test_list_lines_expand_from_the_catalog_in_order() -> None:
+    decide = M.phase("decide")
+    assert [ln.path for ln in decide if (ln.path or "").startswith("buckets/")] == [
         f"buckets/{b}.sql" for b in BUCKETS]
-    assert [n for n in judge if n.startswith("methods/")] == [
+    assert [ln.path for ln in decide if (ln.path or "").startswith("methods/")] == [
         f"methods/{m}.sql" for m in EVIDENCE_METHODS]
-    # each list's union comes after its files, the shared bucket machinery before them
-    assert judge.index("!method_union") > judge.index(f"methods/{EVIDENCE_METHODS[-1]}.sql")
-    assert judge.index("judge/bucket_rows.sql") < judge.index(f"buckets/{BUCKETS[0]}.sql")
-    assert judge.index("!bucket_union") > judge.index(f"buckets/{BUCKETS[-1]}.sql")
-    assert P.stages()["score"][0] == "judge/scores.sql"
+    inputs = [ln.fill["chunk_table"] for ln in decide if ln.path == "judge/chunk_input.sql"]
+    assert inputs == [t for t in RAW_TABLES if t != "raw_bundle"]
+    assert [ln.fill["chunk_table"] for ln in M.phase("release")] == inputs
+    paths_ = [ln.path for ln in decide]
+    # each union after its list's files, the shared bucket machinery before them
+    assert paths_.index("judge/method_union.sql") > paths_.index(
+        f"methods/{EVIDENCE_METHODS[-1]}.sql")
+    assert paths_.index("judge/bucket_rows.sql") < paths_.index(f"buckets/{BUCKETS[0]}.sql")
+    assert paths_.index("judge/bucket_union.sql") > paths_.index(f"buckets/{BUCKETS[-1]}.sql")
+    sets = [ln for ln in decide if ln.names is not None]
+    assert [(ln.fill["list"], ln.names) for ln in sets] == [
+        ("method", EVIDENCE_METHODS), ("bucket", BUCKETS)]
 
 
-def test_manifest_ships_in_the_wheel_and_changes_the_digest(tmp_path, monkeypatch) -> None:
+def test_an_unknown_list_or_step_file_is_refused(tmp_path, monkeypatch) -> None:
+    copy = _copy_queries(tmp_path, monkeypatch)
+    manifest = copy / M.MANIFEST_FILE
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("methods/{method}.sql", "methods/{methd}.sql"),
+                        encoding="utf-8")
+    with pytest.raises(M.ManifestError, match=r"unknown list \{methd\}"):
+        M.phases()
+    manifest.write_text(text, encoding="utf-8")
+    with pytest.raises(M.ManifestError, match="does not name judge/write_facts.sql"):
+        M.statement("write", "clear", "judge/write_facts.sql")
+
+
+def _copy_queries(tmp_path: Path, monkeypatch) -> Path:
+    copy = tmp_path / "queries"
+    shutil.copytree(queries_dir(), copy)
+    monkeypatch.setattr(paths, "queries_dir", lambda: copy)
+    monkeypatch.setattr(M, "queries_dir", lambda: copy)
+    return copy
+
+
+def test_digest_hashes_exactly_the_deciding_phases(tmp_path, monkeypatch) -> None:
     repo = Path(__file__).resolve().parents[2]
     assert '"_queries/**/*.txt"' in (repo / "pyproject.toml").read_text(encoding="utf-8")
-    before = P.sql_digest()
-    copy = tmp_path / "queries"
-    import shutil
-
-    shutil.copytree(queries_dir(), copy)
-    manifest = copy / P.STAGES_FILE
-    manifest.write_text(manifest.read_text(encoding="utf-8") + "\n# reordered\n",
+    before = M.sql_digest()
+    copy = _copy_queries(tmp_path, monkeypatch)
+    manifest = copy / M.MANIFEST_FILE
+    # a comment, or a statement that decides nothing (the write phase), leaves it
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "\n# a comment\n",
                         encoding="utf-8")
-    monkeypatch.setattr(P, "queries_dir", lambda: copy)
-    assert P.sql_digest() != before
+    with (copy / "judge/write_facts.sql").open("a", encoding="utf-8") as fh:
+        fh.write("\n-- a comment\n")
+    assert M.sql_digest() == before
+    # a deciding file or the run order changes it
+    with (copy / "buckets/diagnosis.sql").open("a", encoding="utf-8") as fh:
+        fh.write("\n-- a comment\n")
+    changed = M.sql_digest()
+    assert changed != before
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("facts/trace.sql\nfacts/evidence.sql\n",
+                                     "facts/evidence.sql\nfacts/trace.sql\n"), encoding="utf-8")
+    assert M.sql_digest() not in (before, changed)
+
+
+def test_adding_a_stage_is_one_sql_file_and_one_manifest_line(tmp_path, monkeypatch) -> None:
+    """CONTRIBUTING.md's recipe, followed literally on a copy of queries/: the new file runs
+    in every pass at its place (it reads what the stages above made; the next stages see
+    what it made) and the digest changes."""
+    before = M.sql_digest()
+    copy = _copy_queries(tmp_path, monkeypatch)
+    (copy / "judge/check_count.sql").write_text(
+        "-- A stage added by the recipe test: the number of check rows per case run.\n"
+        "CREATE OR REPLACE TEMP TABLE j_check_count AS\n"
+        "SELECT run_id, case_id, count(*) AS n FROM j_check GROUP BY ALL;\n",
+        encoding="utf-8")
+    manifest = copy / M.MANIFEST_FILE
+    text = manifest.read_text(encoding="utf-8")
+    anchor = "judge/bucket_union.sql"
+    at = text.index("\n", text.index(anchor)) + 1
+    manifest.write_text(text[:at] + "judge/check_count.sql\n" + text[at:], encoding="utf-8")
+    assert M.sql_digest() != before
+    con = make_db()
+    setup_case(con, healthy_rows())
+    run_judge_sql(con)
+    (n,) = con.execute("SELECT n FROM j_check_count").fetchone()
+    (total,) = con.execute("SELECT count(*) FROM j_check").fetchone()
+    assert n == total > 0
