@@ -17,11 +17,12 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from rcaeval._paths import read_query, registry_dir
+from rcaeval._paths import registry_dir
 from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import InputError, RcaevalError
 from rcaeval.judge._copies import cite_copies, find_copies, refuse_copies
+from rcaeval.judge._manifest import statement
 from rcaeval.judge._session import CaseRules, Connectable, Judging, check_chunk_size
 from rcaeval.judge._unloadable import SUBTYPE_BUNDLE_ID_INVALID, describe_load_error
 from rcaeval.judge._version import JUDGE_VERSION
@@ -123,12 +124,12 @@ def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
     are left alone)."""
     run_ids = sorted({r.run_id for r in refs})
     for run_id in run_ids:
-        con.execute(read_query("judge/record_run.sql"), {
+        con.execute(statement("write.runs", "record_runs", "judge/record_run.sql"), {
             "run_id": run_id, "audit_root": str(audit_root), "judge_version": JUDGE_VERSION})
     if judged:
         pairs = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
         with registered(con, {"__rcaeval_judged": pairs}):
-            con.execute(read_query("judge/record_case_runs.sql"),
+            con.execute(statement("write.runs", "record_runs", "judge/record_case_runs.sql"),
                         {"max_tokens": MAX_TOKENS, "max_cost": MAX_COST_USD})
 
 

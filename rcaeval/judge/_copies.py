@@ -14,8 +14,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from rcaeval._paths import read_query
 from rcaeval.errors import InputError
+from rcaeval.judge._manifest import statement
 
 MAX_LISTED = 3
 
@@ -45,7 +45,7 @@ def find_copies(db: Any, refs: Iterable[Any]) -> list[tuple[Any, str]]:
     dir, or (for a case run the store does not have yet) the dir is outside the run's
     recorded ``audit_root``."""
     refs = list(refs)
-    rows = db.execute(read_query("judge_io/recorded_audit_dirs.sql"),
+    rows = db.execute(statement("load", "copies", "judge_io/recorded_audit_dirs.sql"),
                       {"run_ids": sorted({r.run_id for r in refs})}).fetchall()
     cases = {(run, case): _recorded_dir(path, root) for run, case, path, root in rows if case}
     roots = {run: _real(root) for run, case, _, root in rows if case is None and root}
@@ -87,6 +87,6 @@ def cite_copies(db: Any, copies: list[tuple[Any, str]]) -> None:
                       "audit_path": [str(r.case_dir) for r, _ in copies]})
     db.register("__rcaeval_replaced", table)
     try:
-        db.execute(read_query("judge_io/replace_audit_path.sql"))
+        db.execute(statement("load", "copies", "judge_io/replace_audit_path.sql"))
     finally:
         db.unregister("__rcaeval_replaced")

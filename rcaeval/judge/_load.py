@@ -9,8 +9,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from rcaeval._paths import read_query, read_statement
 from rcaeval.errors import InputError
+from rcaeval.judge._manifest import statement
 from rcaeval.judge._rules import RULE_TABLES
 from rcaeval.store import registered, transaction
 
@@ -27,7 +27,8 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
     con.register(name, data)
     try:
         cols = ", ".join(data.column_names)
-        con.execute(read_statement("judge_io/rule_rows_insert.sql", table=table, columns=cols,
+        con.execute(statement("load", "rules", "judge_io/rule_rows_insert.sql", table=table,
+                                   columns=cols,
                                    view=name))
     finally:
         con.unregister(name)
@@ -60,13 +61,14 @@ def validate_rule_regexes(con: duckdb.DuckDBPyConnection, tables: Mapping[str, p
     distinct = sorted({p[0] for p in patterns})
     con.register("__rcaeval_patterns", pa.table({"p": pa.array(distinct, pa.string())}))
     try:
-        con.execute(read_statement("judge_io/rule_regexes_compile.sql")).fetchall()
+        con.execute(statement("load", "rules", "judge_io/rule_regexes_compile.sql",
+                              single=True)).fetchall()
         return
     except duckdb.Error:
         pass
     finally:
         con.unregister("__rcaeval_patterns")
-    probe = read_statement("registry/re2_compile.sql")
+    probe = statement("load", "rules", "registry/re2_compile.sql", single=True)
     for pattern, case_id, field, what in patterns:
         try:
             con.execute(probe, {"pattern": pattern}).fetchall()
@@ -85,7 +87,8 @@ def load_rules(
     keys = tables["rule_bucket_param"].select(["case_id", "rules_hash"])
     with registered(con, {"__rcaeval_rule_keys": keys}), transaction(con):
         for table in RULE_TABLES:
-            con.execute(read_statement("judge_io/rule_rows_delete.sql", table=table))
+            con.execute(statement("load", "rules", "judge_io/rule_rows_delete.sql",
+                                  table=table))
             if tables[table].num_rows:
                 _insert(con, table, tables[table])
 
@@ -140,4 +143,4 @@ def case_meta_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
 def load_case_meta(con: duckdb.DuckDBPyConnection, table: pa.Table) -> None:
     """Upsert ``case_meta`` rows (by run_id, case_id)."""
     with registered(con, {"__rcaeval_case_meta": table}), transaction(con):
-        con.execute(read_query("judge/upsert_case_meta.sql"))
+        con.execute(statement("load", "case_meta", "judge/upsert_case_meta.sql"))

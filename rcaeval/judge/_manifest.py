@@ -152,13 +152,14 @@ def step_files(phase_name: str, step: str) -> tuple[str, ...]:
     raise ManifestError(f"{MANIFEST_FILE} [{phase_name}] has no step !{step}")
 
 
-def statement(phase_name: str, step: str, rel: str, **fill: str) -> str:
+def statement(phase_name: str, step: str, rel: str, *, single: bool = False,
+              **fill: str) -> str:
     """The text of ``rel``, a file the ``!step`` line of ``phase_name`` names (else
     :class:`ManifestError`): the one statement (:func:`rcaeval._paths.read_statement`, with
-    ``fill``) or, without ``fill``, the whole file."""
+    ``fill``; also when ``single``) or, without either, the whole file."""
     if rel not in step_files(phase_name, step):
         raise ManifestError(f"{MANIFEST_FILE} [{phase_name}] !{step} does not name {rel}")
-    return read_statement(rel, **fill) if fill else read_query(rel)
+    return read_statement(rel, **fill) if fill or single else read_query(rel)
 
 
 def sql_files(names: tuple[str, ...] | None = None) -> list[str]:

@@ -13,10 +13,10 @@ from typing import Any
 
 import polars as pl
 
-from rcaeval._paths import read_query
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.errors import NotFoundError
 from rcaeval.judge._audit import _registry_cases
+from rcaeval.judge._manifest import statement
 from rcaeval.judge._session import Connectable, Judging
 
 
@@ -46,7 +46,7 @@ def rejudge_store(
     session = Judging(con, out_dir=out_dir, write_files=write_files, chunk_size=chunk_size,
                       semantic=semantic, profiles_path=profiles_path,
                       scoring_profile=scoring_profile)
-    rows = session.con.execute(read_query("judge/stored_case_runs.sql"),
+    rows = session.con.execute(statement("load", "stored_keys", "judge/stored_case_runs.sql"),
                                {"run_id": run_id}).fetchall()
     if not rows:
         raise NotFoundError("no extracted case runs in the store"

@@ -15,10 +15,9 @@ import duckdb
 import orjson
 import pyarrow as pa
 
-from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
+from rcaeval.judge._manifest import sql_digest, statement
 from rcaeval.judge._packet import EVAL_JUDGMENT_SCHEMA, JUDGMENT_VERSION, write_packets
-from rcaeval.judge._pipeline import sql_digest
 from rcaeval.store import registered, transaction
 
 SUBTYPE_NOT_IN_REGISTRY = "case_not_in_registry"
@@ -115,7 +114,7 @@ def record_unloadable(
     ]))
     with registered(con, {"__rcaeval_unloadable": judgments,
                           "__rcaeval_unloadable_runs": runs}), transaction(con):
-        con.execute(read_query("judge/record_unloadable.sql"))
+        con.execute(statement("write.unloadable", "unloadable", "judge/record_unloadable.sql"))
     if write_files:
         write_packets(packets, case_dirs, out_dir)
     return [{k: r[k] for k in ("run_id", "case_id", "case_type", "verdict", "subtype", "score",
