@@ -22,7 +22,7 @@ import duckdb
 
 from rcaeval._paths import queries_dir, read_query, read_statement
 from rcaeval._vocab import BUCKETS, EVIDENCE_METHODS
-from rcaeval.extract import RAW_TABLES
+from rcaeval.extract import RAW_CATALOG
 from rcaeval.grammar import defaults_digest_bytes
 
 MANIFEST_FILE = "judge/stages.txt"
@@ -35,15 +35,15 @@ them, so they are deleted with it (the semantic cache keeps the provider's answe
 LISTS: dict[str, tuple[str, ...]] = {
     "bucket": BUCKETS,
     "method": EVIDENCE_METHODS,
-    "chunk_table": tuple(t for t in RAW_TABLES if t != "raw_bundle"),
+    "chunk_table": tuple(t.name for t in RAW_CATALOG.values() if t.chunk_input),
     "judged_table": ("eval_fact", "eval_check", "eval_bucket", "eval_judgment",
                      "eval_detector_hit", "eval_trajectory", "eval_trajectory_tool",
                      *SHADOW_TABLES),
 }
 """The catalog the manifest's list lines expand from: ``{bucket}`` and ``{method}`` (the
 registered buckets and evidence methods, rcaeval._vocab), ``{chunk_table}`` (the raw tables of
-rcaeval.extract.RAW_TABLES but ``raw_bundle``, whose rows ``j_scope`` carries: one chunk input
-``j_<table>`` each) and ``{judged_table}`` (the eval_* tables one judgment of a case run
+the extraction catalog rcaeval.extract.RAW_CATALOG marked ``chunk_input``: all but
+``raw_bundle``, whose rows ``j_scope`` carries; one chunk input ``j_<table>`` each) and ``{judged_table}`` (the eval_* tables one judgment of a case run
 replaces)."""
 
 DIGEST_PHASES = ("scope", "detect", "decide", "decide.verdict")

@@ -145,3 +145,21 @@ def test_adding_a_stage_is_one_sql_file_and_one_manifest_line(tmp_path, monkeypa
     (n,) = con.execute("SELECT n FROM j_check_count").fetchone()
     (total,) = con.execute("SELECT count(*) FROM j_check").fetchone()
     assert n == total > 0
+
+
+def test_chunk_inputs_hold_the_catalogs_judged_columns() -> None:
+    """judge/chunk_input.sql, run for each {chunk_table}, makes j_<table> with exactly the
+    catalog's stored columns minus its chunk exclusions (rcaeval.extract.RAW_CATALOG), in
+    order, on a fully migrated store."""
+    from rcaeval.extract import RAW_CATALOG
+
+    con = make_db()
+    setup_case(con, healthy_rows())
+    run_judge_sql(con)
+    for name in M.LISTS["chunk_table"]:
+        table = RAW_CATALOG[name]
+        got = [r[0] for r in con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = ? "
+            "ORDER BY column_index", [f"j_{name}"]).fetchall()]
+        want = [c for c, _ in table.store_columns if c not in table.chunk_excluded]
+        assert got == want, name
