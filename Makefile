@@ -52,11 +52,12 @@ prometheus-deps:
 	  else echo "note: prometheus is not installed; the capture test is skipped (apt-get install prometheus prometheus-alertmanager)"; fi; }
 
 # The incident lab (docs/lab.md; tests/lab, slow) runs Debian's PostgreSQL 15, Prometheus,
-# its postgres and node exporters and stress-ng on 127.0.0.1; its tests are skipped, with a
+# its postgres, node and process exporters and stress-ng on 127.0.0.1; its tests are skipped, with a
 # reason, where these are absent.
-LAB_PKGS = postgresql-15 prometheus prometheus-postgres-exporter prometheus-node-exporter stress-ng
+LAB_PKGS = postgresql-15 prometheus prometheus-postgres-exporter prometheus-node-exporter \
+           prometheus-process-exporter stress-ng
 lab-deps:
-	@[ "$$(dpkg-query -W -f='$${Status}\n' $(LAB_PKGS) 2>/dev/null | grep -c 'install ok installed')" = 5 ] || { \
+	@[ "$$(dpkg-query -W -f='$${Status}\n' $(LAB_PKGS) 2>/dev/null | grep -c 'install ok installed')" = 6 ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    (apt-get install -y -q --no-install-recommends $(LAB_PKGS) \
 	      || (apt-get update -q && apt-get install -y -q --no-install-recommends $(LAB_PKGS))) >/dev/null 2>&1 \

@@ -13,6 +13,8 @@ from typing import Any
 from rcaeval._paths import queries_dir
 from rcaeval.lab import _http
 from rcaeval.lab._procs import LabError, RunAs, read_procs, spawn, stop
+from rcaeval.lab import _faults
+from rcaeval.lab._faults import INJECT_ORDER
 from rcaeval.lab._scenario import Scenario, SessionInjector, SqlInjector, StopInjector
 from rcaeval.lab._stack import (
     default_dir,
@@ -24,7 +26,6 @@ from rcaeval.lab._stack import (
     write_state,
 )
 
-INJECT_ORDER = 90  # injector sessions stop before the lab's own components
 
 
 def _now() -> str:
@@ -70,6 +71,8 @@ def inject(sc: Scenario, lab_dir: Path | None = None) -> dict[str, Any]:
         if proc is None or not stop(lab_dir, proc):
             raise LabError(f"lab: component {inj.component} is not running")
         detail["component"] = inj.component
+    else:
+        detail.update(_faults.inject(lab_dir, state, sc, inj))
     record = {"id": sc.id, "injected_at": _now()}
     state["scenario"] = record
     write_state(lab_dir, state)
@@ -93,6 +96,8 @@ def revert(sc: Scenario, lab_dir: Path | None = None) -> None:
         if not any(p.name == inj.component and p.alive() for p in read_procs(lab_dir)):
             start_component(lab_dir, state, inj.component)
             wait_ready(lab_dir, state, inj.component)
+    else:
+        _faults.revert(lab_dir, state, sc, inj)
     state["scenario"] = None
     write_state(lab_dir, state)
     log_event(lab_dir, {"action": "revert", "scenario": sc.id, "kind": inj.kind})

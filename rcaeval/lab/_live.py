@@ -118,10 +118,43 @@ def change_events(path: Path) -> list[dict[str, Any]]:
                   "reason": "Stopped" if action == "inject" else "Started",
                   "message": f"process {comp} " + ("stopped" if action == "inject"
                                                    else "started")}
+        elif kind in _PROCESS_EVENTS and action in ("inject", "revert"):
+            ev = _PROCESS_EVENTS[kind](rec, action == "inject")
         else:
             continue
         out.append({"id": f"EV-{i:04d}", "ts": rec.get("ts"), **ev})
     return out
+
+
+def _cpu_hog_event(rec: dict[str, Any], started: bool) -> dict[str, Any]:
+    if started:
+        return {"type": "Normal", "object": "process/stress-ng", "reason": "Started",
+                "message": f"process stress-ng {' '.join(rec.get('argv', [])[:4])} started "
+                f"by user {rec.get('user', '?')}"}
+    return {"type": "Normal", "object": "process/stress-ng", "reason": "Stopped",
+            "message": "process stress-ng stopped"}
+
+
+def _volume_event(rec: dict[str, Any], started: bool) -> dict[str, Any]:
+    if started:
+        return {"type": "Normal", "object": "job/export", "reason": "JobStarted",
+                "message": f"export job started: writing {rec.get('file')} to volume "
+                f"{rec.get('mount')} (tablespace {rec.get('volume')})"}
+    return {"type": "Normal", "object": "job/export", "reason": "JobStopped",
+            "message": "export job stopped"}
+
+
+def _squat_event(rec: dict[str, Any], started: bool) -> dict[str, Any]:
+    if started:
+        return {"type": "Normal", "object": "process/http-debug-server", "reason": "Started",
+                "message": f"process python3 http file server started on 127.0.0.1:"
+                f"{rec.get('port')}; service restarted (deploy)"}
+    return {"type": "Normal", "object": "process/http-debug-server", "reason": "Stopped",
+            "message": "process python3 http file server stopped"}
+
+
+_PROCESS_EVENTS = {"cpu_hog": _cpu_hog_event, "fill_volume": _volume_event,
+                   "squat_port": _squat_event}
 
 
 class LabSource:

@@ -1,5 +1,5 @@
-"""The lab's load generator: requests to the lab service at a fixed rate (reads, and every
-fifth request a deposit), over random accounts. Like the service,
+"""The lab's load generator: requests to the lab service at a fixed rate (reads, every
+fifth request a deposit, every eighth a backlog count), over random accounts. Like the service,
 it is copied into the lab dir (standard library only) and run as
 ``python3 _loadgen.py --url http://127.0.0.1:N --rate R``; it runs until stopped.
 A failed request is counted, never retried; one summary line goes to stdout every 30 s."""
@@ -27,7 +27,9 @@ def main(argv: list[str] | None = None) -> None:
     while True:
         n += 1
         aid = rng.randint(1, args.accounts)
-        if n % 5 == 0:
+        if n % 8 == 0:
+            req = urllib.request.Request(f"{args.url}/orders/pending")
+        elif n % 5 == 0:
             req = urllib.request.Request(f"{args.url}/accounts/{aid}/deposit?delta=1",
                                          method="POST", data=b"")
         else:

@@ -49,7 +49,43 @@ class StopInjector(_Model):
     component: Literal[STOPPABLE]  # type: ignore[valid-type]
 
 
-Injector = Annotated[SqlInjector | SessionInjector | StopInjector, Field(discriminator="kind")]
+class CpuHogInjector(_Model):
+    """``stress-ng --cpu N --cpu-load L`` beside the database, as the lab user."""
+
+    kind: Literal["cpu_hog"]
+    cpu_workers: int = Field(ge=1, le=8)
+    cpu_load: int = Field(default=100, ge=10, le=100)
+
+
+class FillVolumeInjector(_Model):
+    """A ``size_mb`` tmpfs at ``LAB/disk`` holding tablespace ``volume`` (with ``tables``
+    moved into it), filled to the last byte by ``file`` (needs root)."""
+
+    kind: Literal["fill_volume"]
+    volume: str = Field(pattern=r"^[a-z][a-z0-9_]{0,30}$")
+    size_mb: int = Field(ge=8, le=256)
+    tables: list[str] = Field(min_length=1)
+    file: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$")
+
+    @field_validator("tables")
+    @classmethod
+    def _table_names(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", name):
+                raise ValueError(f"{name!r} is not a plain table name")
+        return value
+
+
+class SquatPortInjector(_Model):
+    """A stray debug file server takes ``component``'s port while it restarts, so every
+    restart fails to listen (a crash loop under the lab's supervisor)."""
+
+    kind: Literal["squat_port"]
+    component: Literal["service"]
+
+
+Injector = Annotated[SqlInjector | SessionInjector | StopInjector | CpuHogInjector
+                     | FillVolumeInjector | SquatPortInjector, Field(discriminator="kind")]
 
 
 class ExpectedAlert(_Model):

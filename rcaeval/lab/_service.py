@@ -1,8 +1,8 @@
 """The lab's own service: a small HTTP front end over the lab database that writes one JSON
 log line per request (``logs/service.jsonl``) and exposes its request counters to Prometheus.
 
-``GET /accounts/AID`` reads a balance, ``POST /accounts/AID/deposit?delta=N`` writes one,
-``GET /healthz`` answers without the database, ``GET /metrics`` is the Prometheus text format.
+``GET /accounts/AID`` reads a balance, ``POST /accounts/AID/deposit?delta=N`` writes one (and
+its history row), ``GET /orders/pending`` counts the order backlog, ``GET /healthz`` answers without the database, ``GET /metrics`` is the Prometheus text format.
 Each request runs ``psql`` (as the ``app`` role, statement timeout 2 s) over 127.0.0.1, so what
 the database does — a lock, a full connection table, a slow plan — is what a caller sees.
 
@@ -96,6 +96,9 @@ def _handler(service: _Service) -> type[BaseHTTPRequestHandler]:
             url = urlsplit(self.path)
             parts = url.path.strip("/").split("/")
             started = time.monotonic()
+            if method == "GET" and parts == ["orders", "pending"]:
+                self._serve(started, "orders", None, *service.query("service_orders.sql"))
+                return
             if len(parts) < 2 or parts[0] != "accounts" or not parts[1].isdigit():
                 self._send(404, '{"error": "not found"}')
                 return
@@ -112,18 +115,23 @@ def _handler(service: _Service) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send(404, '{"error": "not found"}')
                 return
+            self._serve(started, route, int(aid), ok, out)
+
+        def _serve(self, started: float, route: str, aid: int | None, ok: bool,
+                   out: str) -> None:
             seconds = time.monotonic() - started
             code = 200 if ok and out else (404 if ok else 503)
             _observe(route, code, seconds)
-            record = {"ts": _now(), "component": "service", "route": route, "aid": int(aid),
+            record = {"ts": _now(), "component": "service", "route": route,
+                      **({"aid": aid} if aid is not None else {}),
                       "status": code, "latency_ms": round(seconds * 1000, 1),
                       "level": "info" if code < 500 else "error",
                       "msg": "request served" if code < 500 else f"database error: {out}"}
             if seconds > 1.0 and code < 500:
                 record["level"], record["msg"] = "warn", "slow request"
             service.write_log(record)
-            self._send(code, json.dumps({"aid": int(aid), "balance": out} if ok
-                                        else {"error": out}))
+            body = {"balance": out, "aid": aid} if aid is not None else {"pending": out}
+            self._send(code, json.dumps(body if ok else {"error": out}))
 
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             if self.path == "/healthz":
@@ -148,7 +156,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--psql", default="psql")
     args = ap.parse_args(argv)
     service = _Service(args.pg_port, args.log, args.sql_dir, args.psql)
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), _handler(service))
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", args.port), _handler(service))
+    except OSError as exc:  # e.g. the port is taken: exit, and let the supervisor restart
+        service.write_log({"ts": _now(), "component": "service", "level": "error",
+                           "msg": f"fatal: cannot listen on 127.0.0.1:{args.port}: {exc}"})
+        raise SystemExit(1) from None
     service.write_log({"ts": _now(), "component": "service", "level": "info",
                        "msg": f"listening on 127.0.0.1:{args.port}"})
     server.serve_forever()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -19,13 +20,16 @@ from typing import Any
 from rcaeval._paths import queries_dir
 from rcaeval.lab import _http
 from rcaeval.lab._procs import LabError, RunAs, read_procs, resolve_user, spawn, stop
+from rcaeval.lab._volume import unmount_volumes
 
 CONFIG = Path(__file__).parent / "config"
-COMPONENTS = ("postgres", "pg_exporter", "node_exporter", "service", "prometheus",
-              "workload", "loadgen")
+COMPONENTS = ("postgres", "pg_exporter", "node_exporter", "process_exporter", "service",
+              "prometheus", "workload", "loadgen")
+PROM_JOBS = ("postgres", "node", "process", "service", "supervisor", "prometheus")
 DEBIAN_PACKAGES = {"prometheus": "prometheus",
                    "prometheus-postgres-exporter": "prometheus-postgres-exporter",
                    "prometheus-node-exporter": "prometheus-node-exporter",
+                   "prometheus-process-exporter": "prometheus-process-exporter",
                    "stress-ng": "stress-ng"}
 STATE_FILE = "lab.json"
 
@@ -49,7 +53,7 @@ def missing_binaries() -> list[str]:
     if bindir is None or not all((bindir / p).exists() for p in ("pgbench", "psql", "initdb")):
         missing.add("postgresql-15")
     for prog in ("prometheus", "prometheus-postgres-exporter", "prometheus-node-exporter",
-                 "stress-ng"):
+                 "prometheus-process-exporter", "stress-ng"):
         if shutil.which(prog) is None:
             missing.add(DEBIAN_PACKAGES[prog])
     return sorted(missing)
@@ -135,13 +139,20 @@ def component_argv(name: str, lab_dir: Path, state: dict[str, Any]) -> tuple[lis
                  f"{ports['node_exporter']}", "--collector.disable-defaults", "--collector.cpu",
                  "--collector.meminfo", "--collector.loadavg", "--collector.filesystem",
                  "--collector.stat"], {})
+    if name == "process_exporter":
+        return (["prometheus-process-exporter", f"--web.listen-address=127.0.0.1:"
+                 f"{ports['process_exporter']}", f"--config.path={conf / 'process_exporter.yml'}",
+                 "--threads=false", "--gather-smaps=false"], {})
     if name == "prometheus":
         return (["prometheus", f"--config.file={conf / 'prometheus.yml'}",
                  f"--storage.tsdb.path={lab_dir / 'prometheus'}",
                  f"--web.listen-address=127.0.0.1:{ports['prometheus']}",
                  "--storage.tsdb.retention.time=1d"], {})
     if name == "service":
-        return ([state["python"], "-I", str(lab_dir / "bin" / "_service.py"), "--port",
+        logs = lab_dir / "logs" / "service.jsonl"
+        return ([state["python"], "-I", str(lab_dir / "bin" / "_supervise.py"), "--unit",
+                 "service", "--port", str(ports["supervisor"]), "--log", str(logs), "--",
+                 state["python"], "-I", str(lab_dir / "bin" / "_service.py"), "--port",
                  str(ports["service"]), "--pg-port", str(ports["postgres"]),
                  "--log", str(lab_dir / "logs" / "service.jsonl"),
                  "--sql-dir", str(lab_dir / "bin"), "--psql", str(bindir / "psql")], {})
@@ -168,6 +179,7 @@ def _python_for(run_as: RunAs) -> str:
     raise LabError("lab: no system python3 for the lab user (apt-get install python3)")
 
 
+UP_ORDER = ("pg_exporter", "node_exporter", "process_exporter", "service", "prometheus")
 STOP_SIGNALS = {"postgres": int(signal.SIGINT)}  # PostgreSQL's fast shutdown
 
 
@@ -188,7 +200,10 @@ def wait_ready(lab_dir: Path, state: dict[str, Any], name: str, timeout_s: float
         "pg_exporter": lambda: b"pg_up 1" in (_http.get(
             f"http://127.0.0.1:{ports['pg_exporter']}/metrics") or b""),
         "node_exporter": lambda: _http.get(f"http://127.0.0.1:{ports['node_exporter']}/metrics"),
-        "service": lambda: _http.get(f"http://127.0.0.1:{ports['service']}/healthz"),
+        "process_exporter": lambda: _http.get(
+            f"http://127.0.0.1:{ports['process_exporter']}/metrics"),
+        "service": lambda: _http.get(f"http://127.0.0.1:{ports['service']}/healthz")
+        and _http.get(f"http://127.0.0.1:{ports['supervisor']}/metrics"),
         "prometheus": lambda: _http.get(f"http://127.0.0.1:{ports['prometheus']}/-/ready"),
     }
     check = checks.get(name)
@@ -219,11 +234,12 @@ def targets_up(state: dict[str, Any]) -> dict[str, str]:
 def _prepare(lab_dir: Path, run_as: RunAs, workload_tps: float, service_rps: float
              ) -> dict[str, Any]:
     bindir = pg_bindir()
-    for sub in ("pgdata", "prometheus", "logs", "run", "conf", "bin"):
+    for sub in ("pgdata", "prometheus", "logs", "run", "conf", "bin", "tmp", "disk"):
         shutil.rmtree(lab_dir / sub, ignore_errors=True)
-    for sub in ("logs", "run", "conf", "prometheus", "bin"):
+    for sub in ("logs", "run", "conf", "prometheus", "bin", "tmp"):
         (lab_dir / sub).mkdir(parents=True, exist_ok=True)
-    names = ("postgres", "pg_exporter", "node_exporter", "prometheus", "service")
+    names = ("postgres", "pg_exporter", "node_exporter", "process_exporter", "prometheus",
+             "service", "supervisor")
     state = {"dir": str(lab_dir), "user": run_as.name, "uid": run_as.uid, "gid": run_as.gid,
              "pg_bindir": str(bindir), "ports": dict(zip(names, _http.free_ports(len(names)),
                                                          strict=True)),
@@ -238,11 +254,14 @@ def _prepare(lab_dir: Path, run_as: RunAs, workload_tps: float, service_rps: flo
     (lab_dir / "conf" / "prometheus.yml").write_text(prom)
     shutil.copy(CONFIG / "rules.yml", lab_dir / "conf" / "rules.yml")
     shutil.copy(CONFIG / "exporter_queries.yaml", lab_dir / "conf" / "exporter_queries.yaml")
+    (lab_dir / "conf" / "process_exporter.yml").write_text(
+        (CONFIG / "process_exporter.yml").read_text().replace("{lab_dir}",
+                                                               re.escape(str(lab_dir))))
     for log in ("injector.jsonl", "service.jsonl"):
         (lab_dir / "logs" / log).touch()
-    for src in ("_service.py", "_loadgen.py"):
+    for src in ("_service.py", "_loadgen.py", "_supervise.py", "_debugsrv.py"):
         shutil.copy(Path(__file__).parent / src, lab_dir / "bin" / src)
-    for sql in ("service_account.sql", "service_deposit.sql"):
+    for sql in ("service_account.sql", "service_deposit.sql", "service_orders.sql"):
         shutil.copy(queries_dir() / "lab" / sql, lab_dir / "bin" / sql)
     _write_state(lab_dir, state)
     _chown_tree(lab_dir, run_as)
@@ -279,14 +298,14 @@ def up(lab_dir: Path | None = None, *, user: str | None = None, workload_tps: fl
         start_component(lab_dir, state, "postgres")
         wait_ready(lab_dir, state, "postgres", timeout_s)
         _init_db(state, timeout_s)
-        for name in ("pg_exporter", "node_exporter", "service", "prometheus"):
+        for name in UP_ORDER:
             start_component(lab_dir, state, name)
-        for name in ("pg_exporter", "node_exporter", "service", "prometheus"):
+        for name in UP_ORDER:
             wait_ready(lab_dir, state, name, timeout_s)
         for name in ("workload", "loadgen"):
             start_component(lab_dir, state, name)
         _http.poll("every Prometheus target up",
-                   lambda: (t := targets_up(state)) and len(t) == 4
+                   lambda: (t := targets_up(state)) and len(t) == len(PROM_JOBS)
                    and all(h == "up" for h in t.values()), timeout_s=timeout_s)
     except BaseException:
         down(lab_dir)
@@ -314,6 +333,7 @@ def down(lab_dir: Path | None = None) -> list[str]:
     for proc in reversed(read_procs(lab_dir)):
         if stop(lab_dir, proc):
             stopped.append(proc.name)
+    stopped += [f"volume {v.name}" for v in unmount_volumes(lab_dir)]
     state = read_state(lab_dir)
     if state is not None and state.get("scenario"):
         state["scenario"] = None

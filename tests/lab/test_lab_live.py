@@ -64,7 +64,7 @@ def test_lab_up_inject_alert_revert_down(lab_dir):
     if os.getuid() == 0:
         assert first["user"] != "root"
     st = _cli("status", "--dir", str(lab_dir))
-    assert set(st["targets"].values()) == {"up"} and len(st["targets"]) == 4
+    assert set(st["targets"].values()) == {"up"} and len(st["targets"]) == 6
     assert all(c["alive"] for c in st["components"].values())
     first_pids = [c["pid"] for c in st["components"].values()]
 

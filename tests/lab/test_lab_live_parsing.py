@@ -68,3 +68,28 @@ def test_live_metrics_are_selectors():
     got = live_metrics()
     assert "lab_activity_lock_waiting_backends" in got and "up" in got
     assert all(not m.startswith("#") for m in got)
+
+
+def test_process_and_volume_faults_are_neutral_change_events(tmp_path):
+    path = tmp_path / "injector.jsonl"
+    recs = [
+        {"ts": "2026-12-02T02:30:00.000Z", "action": "inject", "kind": "cpu_hog",
+         "scenario": "lab-cpu-hog", "program": "stress-ng",
+         "argv": ["--cpu", "4", "--cpu-load", "100"], "user": "nobody"},
+        {"ts": "2026-12-02T02:31:00.000Z", "action": "inject", "kind": "fill_volume",
+         "scenario": "lab-disk-full", "volume": "spill", "mount": "/tmp/l/volumes/spill",
+         "file": "orders-export.csv"},
+        {"ts": "2026-12-02T02:32:00.000Z", "action": "inject", "kind": "squat_port",
+         "scenario": "lab-service-crash-loop", "component": "service", "port": 4242},
+        {"ts": "2026-12-02T02:33:00.000Z", "action": "revert", "kind": "squat_port",
+         "scenario": "lab-service-crash-loop"},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    got = change_events(path)
+    assert [(e["object"], e["reason"]) for e in got] == [
+        ("process/stress-ng", "Started"), ("job/export", "JobStarted"),
+        ("process/http-debug-server", "Started"), ("process/http-debug-server", "Stopped")]
+    assert "stress-ng --cpu 4" in got[0]["message"] and "nobody" in got[0]["message"]
+    assert "orders-export.csv" in got[1]["message"] and "4242" in got[2]["message"]
+    text = json.dumps(got)
+    assert "scenario" not in text and "lab-" not in text and "crash" not in text

@@ -18,12 +18,13 @@ SHIPPED = sorted(SCENARIO_DIR.glob("*.yaml"))
 
 def test_shipped_scenarios_validate_and_name_real_alerts():
     got = load_scenarios()
-    assert len(got) >= 4
+    assert len(got) >= 8
     assert {s.id for s in got} == {p.stem for p in SHIPPED}
     names = alert_names()
     assert all(s.expected_alert.name in names for s in got)
     # one injector of each kind of the catalog is exercised
-    assert {s.injector.kind for s in got} == {"sql", "session", "stop_component"}
+    assert {s.injector.kind for s in got} == {"sql", "session", "stop_component", "cpu_hog",
+                                              "fill_volume", "squat_port"}
 
 
 def _write(tmp_path: Path, doc: dict, name: str = "lab-dropped-index") -> Path:
@@ -52,6 +53,12 @@ def _base() -> dict:
      "pattern"),
     (lambda d: d.update(id="lab-other"), "id", "file name"),
     (lambda d: d.update(extra_key=1), "extra_key", "Extra inputs"),
+    (lambda d: d.update(injector={"kind": "fill_volume", "volume": "spill", "size_mb": 32,
+                                  "tables": ["pgbench_history; DROP"], "file": "x.csv"}),
+     "injector", "plain table name"),
+    (lambda d: d.update(injector={"kind": "cpu_hog", "cpu_workers": 64}), "injector", "8"),
+    (lambda d: d.update(injector={"kind": "squat_port", "component": "postgres"}), "injector",
+     "service"),
 ])
 def test_bad_scenario_names_file_and_field(tmp_path, mutate, field, words):
     doc = _base()
