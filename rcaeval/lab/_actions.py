@@ -27,12 +27,10 @@ from typing import Any
 
 from rcaeval.lab._procs import LabError, read_procs, stop
 from rcaeval.lab._stack import psql, start_component, wait_ready
+from rcaeval.lab._volume import DISK_DIR
 from rcaeval.tools._paging import ToolInputError
 
 ACTION_LOG = "actions.jsonl"
-DISK_DIR = "disk"
-"""Under the lab dir: the only place ``free_disk`` removes files from (a scenario that fills
-a disk writes there)."""
 RESTARTABLE = ("postgres", "pg_exporter", "node_exporter", "service", "loadgen", "workload")
 MAX_TARGETS = 50
 

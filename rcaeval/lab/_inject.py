@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from rcaeval._paths import queries_dir
-from rcaeval.lab import _http
-from rcaeval.lab._procs import LabError, RunAs, read_procs, spawn, stop
-from rcaeval.lab import _faults
+from rcaeval.lab import _faults, _http
 from rcaeval.lab._faults import INJECT_ORDER
+from rcaeval.lab._procs import LabError, RunAs, read_procs, spawn, stop
 from rcaeval.lab._scenario import Scenario, SessionInjector, SqlInjector, StopInjector
 from rcaeval.lab._stack import (
     default_dir,
@@ -25,7 +24,6 @@ from rcaeval.lab._stack import (
     wait_ready,
     write_state,
 )
-
 
 
 def _now() -> str:

@@ -2,7 +2,8 @@
 log line per request (``logs/service.jsonl``) and exposes its request counters to Prometheus.
 
 ``GET /accounts/AID`` reads a balance, ``POST /accounts/AID/deposit?delta=N`` writes one (and
-its history row), ``GET /orders/pending`` counts the order backlog, ``GET /healthz`` answers without the database, ``GET /metrics`` is the Prometheus text format.
+its history row), ``GET /orders/pending`` counts the order backlog, ``GET /healthz`` answers
+without the database, ``GET /metrics`` is the Prometheus text format.
 Each request runs ``psql`` (as the ``app`` role, statement timeout 2 s) over 127.0.0.1, so what
 the database does — a lock, a full connection table, a slow plan — is what a caller sees.
 

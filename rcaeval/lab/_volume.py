@@ -13,11 +13,14 @@ from pathlib import Path
 
 from rcaeval.lab._procs import LabError, RunAs
 
+DISK_DIR = "disk"
+"""Under the lab dir: the size-limited volume's mount point, and the only place
+``free_disk`` removes files from."""
 CHUNKS = (1 << 20, 1 << 12)  # fill in MiB writes, then the last few KiB
 
 
 def volume_path(lab_dir: Path) -> Path:
-    return lab_dir / "disk"
+    return lab_dir / DISK_DIR
 
 
 def _mounts() -> list[Path]:
