@@ -116,10 +116,21 @@ class Detector(_Model):
         return value
 
 
+class Misdiagnosis(Detector):
+    """The wrong cause the scenario invites: its detector ``id`` (``asserts_<family>``)
+    becomes the case's guard (``avoids_<family>_misdiagnosis``), the answer a wrong agent
+    gives."""
+
+    id: str = Field(pattern=r"^asserts_[a-z][a-z0-9_]*$")
+
+
 class JudgeRules(_Model):
     required_channels: list[Literal[EVIDENCE_CHANNELS]] = Field(min_length=1)  # type: ignore[valid-type]
     key_metrics: list[str] = []
     detectors: dict[str, Detector] = Field(min_length=1)
+    critical: list[dict] = Field(min_length=1)
+    """Critical-evidence checks in judge.yaml's form (checked when the case loads)."""
+    misdiagnosis: Misdiagnosis
 
 
 class Recovery(_Model):
