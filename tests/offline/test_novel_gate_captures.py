@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 import polars as pl
+import pytest
 from offline_kit import ev, resp, write
 
 from rcaeval.cli import main
@@ -130,6 +131,30 @@ def test_the_sample_capture_export_is_graded():
     fs = read_capture_fixtures(data_dir() / "captures" / "sample-window.parquet",
                                reviews=data_dir() / "captures" / "reviews.jsonl")
     assert len(fs.fixtures) > 1000 and not fs.errors
+
+
+@pytest.mark.slow
+def test_novel_gate_on_the_sample_capture_export(capsys):
+    """`offline novel-gate --captures` on the project's own sample export (capture/2 Parquet,
+    read as `release metrics` reads it, labelled by its reviews): graded, not rejected, and
+    failed (exit 4) on exactly what the synthetic window was generated with
+    (docs/offline.md)."""
+    from rcaeval._paths import data_dir
+
+    d = data_dir() / "captures"
+    assert main(["offline", "novel-gate", "--captures", str(d / "sample-window.parquet"),
+                 "--reviews", str(d / "reviews.jsonl"), "--json"]) == 4
+    g = orjson.loads(capsys.readouterr().out)
+    assert (len(g["cases"]), len(g["ungraded"]), g["errors"], g["ok"]) == (5525, 475, [], False)
+    m = {r["metric"]: r for r in g["metrics"]}
+    assert {k: m[f"novel_gate_{k}"]["value"] for k in
+            ("false_novel", "incorrect_abstention", "unsafe")} == {
+        "false_novel": 33, "incorrect_abstention": 78, "unsafe": 1}
+    assert (m["novel_gate_link_precision"]["numerator"],
+            m["novel_gate_link_precision"]["denominator"]) == (4575, 9931)
+    assert (m["novel_gate_link_recall"]["numerator"],
+            m["novel_gate_link_recall"]["denominator"]) == (4575, 4575)
+    assert "1 unsafe output(s)" in g["failures"]
 
 
 def _review_scores() -> tuple[str, ...]:
