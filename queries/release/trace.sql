@@ -11,10 +11,12 @@
 --     observation; collector and plane lower-cased and trimmed (compared case-insensitively,
 --     as source groups are), hypothesis and rc_family as families are (lower, trimmed);
 --     supporting / contradicting: the distinct lower-cased source groups (never NULL);
---   release_confidence (capture_id, probability, rc_family, expected_family, correct) -- one
---     row per measured capture whose response carries confidence_diagnostics.probability
---     (a finite number in [0, 1]); correct: the named root-cause family is the expected one
---     (NULL when no family is named or none is expected).
+--   release_confidence (capture_id, probability, calibrated_probability, rc_family,
+--     expected_family, correct) -- one row per measured capture whose response carries
+--     confidence_diagnostics.probability (a finite number in [0, 1]); calibrated_probability:
+--     its self_check.calibrated_probability when that is a finite number in [0, 1], else
+--     NULL; correct: the named root-cause family is the expected one (NULL when no family is
+--     named or none is expected).
 CREATE OR REPLACE TEMP VIEW release_knowledge AS
 SELECT capture_id,
        json_extract_string(knowledge_text, '$.package_id')      AS package_id,
@@ -49,11 +51,16 @@ SELECT capture_id, snapshot_status, o.order AS obs_order,
 FROM obs;
 
 CREATE OR REPLACE TEMP VIEW release_confidence AS
-SELECT capture_id, probability, rc_family, expected_family,
+SELECT capture_id, probability,
+       CASE WHEN isfinite(calibrated) AND calibrated BETWEEN 0 AND 1 THEN calibrated END
+           AS calibrated_probability,
+       rc_family, expected_family,
        CASE WHEN rc_family IS NOT NULL AND expected_family IS NOT NULL
             THEN rc_family = expected_family END AS correct
 FROM (SELECT capture_id, rc_family, expected_family,
-             TRY_CAST(json_extract(CAST(cd_text AS JSON), '$.probability') AS DOUBLE) AS probability
+             TRY_CAST(json_extract(CAST(cd_text AS JSON), '$.probability') AS DOUBLE) AS probability,
+             TRY_CAST(json_extract(CAST(cd_text AS JSON), '$.self_check.calibrated_probability')
+                      AS DOUBLE) AS calibrated
       FROM release_capture
       WHERE cd_text IS NOT NULL)
 WHERE probability IS NOT NULL AND isfinite(probability) AND probability BETWEEN 0 AND 1;

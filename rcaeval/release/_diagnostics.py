@@ -18,7 +18,8 @@ RELIABILITY_BINS = 10
 """Equal-width probability bins of the reliability curve."""
 DIAGNOSTIC_QUERIES: tuple[str, ...] = (
     "metrics/capture_probe_by_template.sql", "metrics/capture_confidence_reliability.sql",
-    "metrics/capture_confidence_brier.sql", "metrics/capture_probe_ordering_adherence.sql",
+    "metrics/capture_confidence_brier.sql", "metrics/capture_confidence_brier_self_check.sql",
+    "metrics/capture_probe_ordering_adherence.sql",
     "release/knowledge_measured.sql",
 )
 """The query files whose text decides the diagnostics (hashed into the provenance)."""
@@ -47,11 +48,14 @@ def knowledge_measured(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
 
 def diagnostics(con: duckdb.DuckDBPyConnection, confidence: float) -> dict[str, Any]:
     """The diagnostics block of the artifact (not gated): probe metrics per template,
-    the reliability curve and Brier score of the ranker's confidence, ordering adherence."""
+    the reliability curve and Brier score of the ranker's confidence (and of its self-check's
+    calibrated probability), ordering adherence."""
     scalar = {r["metric"]: r for r in compute_metrics(
-        con, ["capture_confidence_brier", "capture_probe_ordering_adherence"],
+        con, ["capture_confidence_brier", "capture_confidence_brier_self_check",
+              "capture_probe_ordering_adherence"],
         confidence=confidence).iter_rows(named=True)}
     brier = scalar["capture_confidence_brier"]
+    checked = scalar["capture_confidence_brier_self_check"]
     order = scalar["capture_probe_ordering_adherence"]
     return {
         "probe_by_template": _rows(compute_breakdown(con, "capture_probe_by_template",
@@ -60,6 +64,8 @@ def diagnostics(con: duckdb.DuckDBPyConnection, confidence: float) -> dict[str, 
             con, "capture_confidence_reliability", {"bins": RELIABILITY_BINS}, confidence)),
         "confidence_brier": {"value": _clean(brier["value"]),
                              "sample_size": brier["denominator"]},
+        "confidence_brier_self_check": {"value": _clean(checked["value"]),
+                                        "sample_size": checked["denominator"]},
         "probe_ordering_adherence": {
             "value": _clean(order["value"]), "sample_size": order["denominator"],
             "numerator": None if order["numerator"] is None else int(order["numerator"]),

@@ -18,7 +18,7 @@ from rcaeval.offline._openrca import SCORE_SCHEMA
 NAN, INF = float("nan"), float("inf")
 
 FLOAT_INPUT_METRICS = {"capture_activation_p95_seconds", "openrca_mean",
-                       "capture_confidence_brier"}
+                       "capture_confidence_brier", "capture_confidence_brier_self_check"}
 """The value metrics that aggregate a floating column (the others count booleans or
 integers: ranked_* read integer ranks and candidate counts)."""
 
@@ -66,9 +66,24 @@ def _brier(probs: list[float], correct: list[bool]) -> tuple[float | None, int |
     return r["value"], r["denominator"]
 
 
+def _self_check_brier(probs: list[float], calibrated: list[float],
+                      correct: list[bool]) -> tuple[float | None, int | None]:
+    con = duckdb.connect()
+    con.register("release_confidence", pl.DataFrame(
+        {"probability": probs, "calibrated_probability": calibrated, "correct": correct},
+        schema={"probability": pl.Float64, "calibrated_probability": pl.Float64,
+                "correct": pl.Boolean}).to_arrow())
+    r = compute_metrics(con, ["capture_confidence_brier_self_check"]).row(0, named=True)
+    con.close()
+    return r["value"], r["denominator"]
+
+
 def test_a_nan_probability_is_never_in_the_brier_score():
     assert _brier([1.0, NAN, 0.0], [True, True, True]) == (0.5, 2)
     assert _brier([NAN, INF], [True, False]) == (None, 0)
+    assert _self_check_brier([0.5, 0.5, NAN, 0.5], [1.0, NAN, 0.0, 0.0],
+                             [True, True, True, True]) == (0.5, 2)
+    assert _self_check_brier([0.5], [INF], [False]) == (None, 0)
 
 
 def test_a_nan_latency_is_never_the_p95():

@@ -99,6 +99,31 @@ def test_calibration_reliability_bins_and_brier(tmp_path: Path) -> None:
     assert (nine["lower"], nine["upper"]) == (0.9, 1.0)
 
 
+def test_self_check_brier_scores_the_calibrated_probability_on_the_same_captures(
+        tmp_path: Path) -> None:
+    def checked(cap, p, calibrated):
+        with_probability(cap, p)["response"]["confidence_diagnostics"]["self_check"][
+            "calibrated_probability"] = calibrated
+        return cap
+
+    rows = [
+        checked(capture("a"), 0.6, 0.9),                        # right: 0.16 -> 0.01
+        checked(capture("b", family="disk_full"), 0.7, 0.4),    # wrong: 0.49 -> 0.16
+        checked(capture("c"), 0.8, None),                       # no calibrated probability
+        with_probability(capture("d", expected_family=None), 0.9),  # no expected family
+    ]
+    m = _measure(tmp_path, rows)
+    assert not m.problems
+    raw, sc = m.diagnostics["confidence_brier"], m.diagnostics["confidence_brier_self_check"]
+    assert raw["sample_size"] == 3 and sc["sample_size"] == 2
+    assert math.isclose(raw["value"], (0.16 + 0.49 + 0.04) / 3)
+    assert math.isclose(sc["value"], (0.01 + 0.16) / 2)
+    (tmp_path / "none").mkdir()
+    empty = _measure(tmp_path / "none", [capture("e")])       # rca_response/1: nothing
+    assert empty.diagnostics["confidence_brier_self_check"] == {"value": None,
+                                                                "sample_size": 0}
+
+
 def test_nan_probability_is_refused_never_averaged(tmp_path: Path) -> None:
     """Parquet JSON text can carry NaN; it must not reach the Brier score (in DuckDB NaN
     compares greater than every number, so a range check alone would let it through)."""
