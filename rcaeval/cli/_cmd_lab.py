@@ -147,12 +147,11 @@ def register(app: typer.Typer) -> None:
         import secrets
         import sys
 
+        from rcaeval._seal import SEAL_KEY_ENV, parse_key
         from rcaeval.errors import InputError
         from rcaeval.lab import default_dir
         from rcaeval.lab._live_server import serve_live
         from rcaeval.tools._guard import TOKEN_ENV
-
-        from rcaeval._seal import SEAL_KEY_ENV, parse_key
 
         if transport not in ("stdio", "http", "unix"):
             raise InputError(f"--transport must be stdio, http or unix, got {transport!r}",

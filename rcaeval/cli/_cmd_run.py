@@ -6,6 +6,7 @@ or timed out (infrastructure), 4 on `--fail-under` / `--fail-on` or a baseline r
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -205,13 +206,17 @@ def register(app: typer.Typer) -> None:
             "per case on the cluster at $RAY_ADDRESS), ray:local (a Ray instance on this "
             "machine) or ray:<address> (docs/distributed.md). A run may be resumed on "
             "another executor.")] = "local",
+        lab_dir: Annotated[Path | None, typer.Option(
+            "--lab-dir", help="--suite lab: the lab dir (default: $RCAEVAL_LAB_DIR, else "
+            "/tmp/rcaeval-lab-UID); the lab is brought up fresh there and taken down after.",
+            show_default=False)] = None,
+        lab_user: Annotated[str | None, typer.Option(
+            "--lab-user", help="--suite lab, as root: the unprivileged account the lab runs "
+            "as (default $RCAEVAL_LAB_USER, else nobody).", show_default=False)] = None,
     ) -> None:
         """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
-        from rcaeval.cli._run_ci import finish, is_repeat_group, run_repeated
         from rcaeval.errors import InputError
-        from rcaeval.runner import RunInterrupted, run_suite, select_cases
         from rcaeval.runner._gate import check_fail_under, parse_fail_on
-        from rcaeval.store import connect
 
         if resume and run_id and resume != run_id:
             raise InputError("--run-id and --resume name different runs", field="--resume")
@@ -223,42 +228,75 @@ def register(app: typer.Typer) -> None:
         if resume and (tag or case_type or limit):
             raise InputError("--tag, --case-type and --limit cannot change the cases of a "
                              "resumed run", field="--resume")
-        selected = cases or None if resume else select_cases(
-            registry, suite, case_ids=cases, tags=tag, case_types=case_type, limit=limit)
-        console = wide_console()
-        store = connect(db)
-        options = dict(
-            registry_root=registry, audit_root=audit_root, workspace_root=workspace_root,
-            jobs=jobs, case_timeout_s=timeout, turn_timeout_s=turn_timeout,
-            max_infra_retries=retries, case_ids=selected, agent_env=env,
-            progress=progress, expose_case_ids=expose_case_ids, semantic=shadow,
-            agent_name=agent_name, tools=tools, sandbox=sandbox, network=network,
-            sandbox_binds=sandbox_bind or (), allow_endpoints=allow_endpoint or (),
-            agent_home=agent_home, executor=executor)
+        with contextlib.ExitStack() as stack:
+            options: dict[str, Any] = {"executor": executor}
+            if suite == "lab":
+                from rcaeval.cli._run_lab import lab_suite
+
+                registry = stack.enter_context(lab_suite(
+                    options, lab_dir=lab_dir, user=lab_user, registry=registry))
+            elif lab_dir is not None or lab_user is not None:
+                raise InputError("--lab-dir and --lab-user go with --suite lab",
+                                 field="--lab-dir")
+            _run(suite, agent, registry=registry, options=options, cases=cases, tag=tag,
+                 case_type=case_type, limit=limit, resume=resume, run_id=run_id, db=db,
+                 repeat=repeat, baseline_diff=baseline_diff, fail_under=fail_under,
+                 fail_on=fail_on_, junit_xml=junit_xml, results_json=results_json,
+                 rest=dict(
+                     audit_root=audit_root, workspace_root=workspace_root, jobs=jobs,
+                     case_timeout_s=timeout, turn_timeout_s=turn_timeout,
+                     max_infra_retries=retries, agent_env=env, progress=progress,
+                     expose_case_ids=expose_case_ids, semantic=shadow, agent_name=agent_name,
+                     tools=tools, sandbox=sandbox, network=network,
+                     sandbox_binds=sandbox_bind or (), allow_endpoints=allow_endpoint or (),
+                     agent_home=agent_home))
+
+
+def _run(suite: str, agent: str, *, registry: Path | None, options: dict[str, Any],
+         cases: list[str] | None, tag: list[str] | None, case_type: list[str] | None,
+         limit: int | None, resume: str | None, run_id: str | None, db: Path | None,
+         repeat: int | None, baseline_diff: bool, fail_under: float | None,
+         fail_on: tuple[str, ...], junit_xml: Path | None, results_json: Path | None,
+         rest: dict[str, Any]) -> None:
+    from rcaeval.cli._run_ci import finish, is_repeat_group, run_repeated
+    from rcaeval.runner import RunInterrupted, run_suite, select_cases
+    from rcaeval.store import connect
+
+    fail_on_ = fail_on
+    selected = cases or None if resume else select_cases(
+        registry, suite, case_ids=cases, tags=tag, case_types=case_type, limit=limit)
+    console = wide_console()
+    store = connect(db)
+    options = {**rest, **options}
+    options.update(registry_root=registry, case_ids=selected)
+    try:
+        if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
+            run_repeated(console, store, suite, agent, repeat=repeat,
+                         run_id=resume or run_id, resume=resume is not None,
+                         options=options, baseline_diff=baseline_diff,
+                         registry=registry, fail_under=fail_under, fail_on=fail_on_,
+                         junit=junit_xml, results=results_json)
+            return
         try:
-            if (repeat or 1) > 1 or (resume and is_repeat_group(store, resume)):
-                run_repeated(console, store, suite, agent, repeat=repeat,
-                             run_id=resume or run_id, resume=resume is not None,
-                             options=options, baseline_diff=baseline_diff,
-                             registry=registry, fail_under=fail_under, fail_on=fail_on_,
-                             junit=junit_xml, results=results_json)
-                return
-            try:
-                summary = run_suite(store, suite, agent, run_id=resume or run_id,
-                                    resume=resume is not None, **options)
-            except RunInterrupted as exc:
-                print_summary(console, exc.summary, store)
-                console.print(f"interrupted: resume with --resume {exc.summary.run_id}",
-                              highlight=False)
-                raise typer.Exit(130) from None
-            print_summary(console, summary, store)
-            console.print(f"store: {store.label}", highlight=False, soft_wrap=True)
-            regressed = baseline_diff and _baseline_gate(console, store, summary.run_id,
-                                                         registry)
-            finish(console, store, [summary], fail_under=fail_under, fail_on=fail_on_,
-                   regressed=regressed, junit=junit_xml, results=results_json)
-        finally:
-            store.close()
+            summary = run_suite(store, suite, agent, run_id=resume or run_id,
+                                resume=resume is not None, **options)
+        except RunInterrupted as exc:
+            print_summary(console, exc.summary, store)
+            console.print(f"interrupted: resume with --resume {exc.summary.run_id}",
+                          highlight=False)
+            raise typer.Exit(130) from None
+        print_summary(console, summary, store)
+        if suite == "lab":
+            from rcaeval.cli._run_lab import print_lab
+
+            print_lab(console, store, summary.run_id)
+        console.print(f"store: {store.label}", highlight=False, soft_wrap=True)
+        regressed = baseline_diff and _baseline_gate(console, store, summary.run_id,
+                                                     registry)
+        finish(console, store, [summary], fail_under=fail_under, fail_on=fail_on_,
+               regressed=regressed, junit=junit_xml, results=results_json)
+    finally:
+        store.close()
 
 
 def _baseline_gate(console: Console, store: Any, run_id: str, registry: Path | None) -> bool:

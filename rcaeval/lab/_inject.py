@@ -97,6 +97,9 @@ def revert(sc: Scenario, lab_dir: Path | None = None) -> None:
     else:
         _faults.revert(lab_dir, state, sc, inj)
     state["scenario"] = None
+    from rcaeval.lab._live import CHECKS_SNAPSHOT
+
+    (lab_dir / CHECKS_SNAPSHOT).unlink(missing_ok=True)
     write_state(lab_dir, state)
     log_event(lab_dir, {"action": "revert", "scenario": sc.id, "kind": inj.kind})
 
@@ -110,7 +113,15 @@ def wait_alert(name: str, lab_dir: Path | None = None, *, timeout_s: float) -> d
     alert = _http.poll(f"alert {name} firing",
                        lambda: next((a for a in firing_alerts(state) if a["name"] == name),
                                     None), timeout_s=timeout_s, every_s=0.5)
-    return {**alert, "after_s": round(time.monotonic() - started, 1)}
+    after = round(time.monotonic() - started, 1)
+    if state.get("scenario"):  # the checks as the incident opened (the live tools serve them)
+        from rcaeval.lab._live import CHECKS_SNAPSHOT, LabSource
+
+        snap = lab_dir / CHECKS_SNAPSHOT
+        tmp = snap.with_suffix(".tmp")
+        tmp.write_text(json.dumps(LabSource(lab_dir).live_checks(), indent=1) + "\n")
+        tmp.replace(snap)
+    return {**alert, "after_s": after}
 
 
 def instant_query(state: dict[str, Any], promql: str) -> list[dict[str, Any]] | None:

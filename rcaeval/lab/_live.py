@@ -25,6 +25,10 @@ from rcaeval.tools._data import CaseData, LogLine, _at
 from rcaeval.tools._logstore import MemoryLogStore
 from rcaeval.tools._tools import IncidentTools
 
+CHECKS_SNAPSHOT = "logs/alert_checks.json"
+"""The alert rules' checks as they stood when the injected scenario's alert fired: what
+``get_alerts`` serves and a capture records while the scenario is injected (a check whose
+status changed later would otherwise contradict what the agent was shown)."""
 REFRESH_S = 2.0  # Prometheus scrapes every 2 s: fresher data does not exist
 PG_LOG = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) UTC \[(\d+)\] (\S*?)\s?"
                     r"(LOG|ERROR|FATAL|PANIC|WARNING|NOTICE|DETAIL|STATEMENT|HINT):\s+(.*)$")
@@ -196,6 +200,14 @@ class LabSource:
         return out
 
     def checks(self) -> list[dict[str, Any]]:
+        """The alert rules' checks: the snapshot taken when the injected scenario's alert
+        fired (:func:`rcaeval.lab._inject.wait_alert`), else the rules as they are now."""
+        try:
+            return json.loads((self.lab_dir / CHECKS_SNAPSHOT).read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError):
+            return self.live_checks()
+
+    def live_checks(self) -> list[dict[str, Any]]:
         doc = _http.get_json(f"{self.prom}/api/v1/rules", type="alert")
         out = []
         for group in (doc or {}).get("data", {}).get("groups", []):

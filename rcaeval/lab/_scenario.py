@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -142,6 +142,52 @@ class Recovery(_Model):
     within_s: int = Field(ge=5, le=1800)
 
 
+class OracleCall(_Model):
+    """One read-only tool call of the oracle agent (its results are cited)."""
+
+    tool: str = Field(pattern=r"^[a-z_]+$")
+    args: dict[str, Any] = {}
+
+
+class OracleTarget(_Model):
+    """A target read from the result of evidence call ``step``: ``field`` of each row of the
+    list ``rows`` (list values flattened) whose fields contain the ``where`` substrings,
+    ordered by ``order_by`` (ascending) when given; ``first`` keeps only the first value."""
+
+    step: int = Field(ge=0)
+    rows: str = Field(min_length=1)
+    field: str = Field(min_length=1)
+    where: dict[str, str] = {}
+    order_by: str | None = None
+    first: bool = False
+
+
+class OracleAction(_Model):
+    action: str = Field(min_length=1)
+    target: str | OracleTarget
+    verification: str | None = None
+    impact_rollback: str = Field(min_length=1)
+
+
+class Oracle(_Model):
+    """What the oracle agent (``rcaeval.lab.agent --behaviour oracle``) does for this
+    scenario: the evidence calls, the mitigation, the root cause it reports."""
+
+    evidence: list[OracleCall] = Field(min_length=1)
+    action: OracleAction | None = None
+    root_cause: str = Field(min_length=1)
+
+    @field_validator("action")
+    @classmethod
+    def _known_action(cls, value: OracleAction | None) -> OracleAction | None:
+        from rcaeval.lab._actions import ACTIONS
+
+        if value is not None and value.action not in ACTIONS:
+            raise ValueError(f"action {value.action!r} is not in the catalog "
+                             f"({', '.join(ACTIONS)})")
+        return value
+
+
 class Scenario(_Model):
     id: str = Field(pattern=r"^lab-[a-z0-9][a-z0-9-]*$")
     title: str = Field(min_length=1)
@@ -150,6 +196,7 @@ class Scenario(_Model):
     ground_truth: GroundTruth
     judge: JudgeRules
     recovery: Recovery
+    oracle: Oracle | None = None
 
 
 def alert_names(rules_file: Path = RULES_FILE) -> set[str]:

@@ -323,6 +323,7 @@ def _init_db(state: dict[str, Any], timeout_s: float) -> None:
             raise LabError(f"lab: {Path(argv[0]).name} failed: {done.stderr.strip()}")
         env["PGDATABASE"] = "lab"
     psql(state, file="setup.sql", timeout_s=timeout_s)
+    psql(state, file="template_create.sql", database="postgres", timeout_s=timeout_s)
 
 
 def down(lab_dir: Path | None = None) -> list[str]:

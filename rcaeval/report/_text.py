@@ -387,9 +387,19 @@ def write_reports(
     out = Path(out_dir) if out_dir is not None else run_audit_dir(ctx.data.run)
     out.mkdir(parents=True, exist_ok=True)
     report, detail = out / REPORT_FILE, out / DETAIL_FILE
-    report.write_text(render_report(ctx), encoding="utf-8", newline="\n")
+    report.write_text(render_report(ctx) + lab_section(store, run_id), encoding="utf-8",
+                      newline="\n")
     detail.write_text(render_detail(ctx), encoding="utf-8", newline="\n")
     return report, detail
+
+
+def lab_section(store: Store, run_id: str) -> str:
+    """The incident lab's mitigation table of a ``run --suite lab`` run (docs/lab.md), empty
+    for any other run."""
+    from rcaeval.lab._suite import mitigation_rows, render_mitigation
+
+    rows = mitigation_rows(store.con, run_id)
+    return "\n" + render_mitigation(rows) if rows else ""
 
 
 def _agent_line(run: dict[str, Any]) -> str:

@@ -20,7 +20,13 @@ from rcaeval.runner._agents import (
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 from rcaeval.runner._command import CommandAgent
-from rcaeval.runner._execute import CaseExecution, execute_case, finalize_workspace
+from rcaeval.runner._execute import (
+    CaseContext,
+    CaseExecution,
+    CaseHook,
+    execute_case,
+    finalize_workspace,
+)
 from rcaeval.runner._replay import ReplayAgent
 from rcaeval.runner._workspace import (
     Workspace,
@@ -37,7 +43,9 @@ __all__ = [
     "USAGE_KEYS",
     "AgentAdapter",
     "AgentOutcome",
+    "CaseContext",
     "CaseExecution",
+    "CaseHook",
     "RunCase",
     "Turn",
     "Workspace",

@@ -10,7 +10,8 @@ import contextlib
 import os
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -43,6 +44,20 @@ from rcaeval.runner._workspace import (
 )
 
 CaseStatus = Literal["completed", "crashed", "timed_out", "errored"]
+
+
+@dataclass
+class CaseHook:
+    """What a ``case_context`` gives one attempt: ``tool_server``, the command line of the
+    hosted tool server instead of ``rcaeval tools serve`` (run outside the agent's sandbox:
+    a live backend reaches the system under test), and ``manifest``, keys it adds to the
+    manifest once its block has ended."""
+
+    tool_server: list[str] | None = None
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+
+CaseContext = Callable[[Workspace], AbstractContextManager[CaseHook]]
 
 
 @dataclass
@@ -167,6 +182,7 @@ def execute_case(
     agent_home: str | Path | None = None,
     prior_attempts: Sequence[dict[str, Any]] = (),
     manifest_extra: Mapping[str, Any] | None = None,
+    case_context: CaseContext | None = None,
 ) -> CaseExecution:
     """Run one case with the agent ``agent_spec`` names and mirror its audit.
 
@@ -193,6 +209,10 @@ def execute_case(
     ``prior_attempts`` are attempts already lost elsewhere (a Ray worker that died mid-case,
     docs/distributed.md): they count against ``max_infra_retries`` and head the attempt log.
     ``manifest_extra`` adds keys to the manifest (the Ray executor's ``executor`` record).
+    ``case_context(ws)`` (a live environment such as the incident lab, docs/lab.md) is a
+    context manager around each attempt's tool server and agent: it yields a
+    :class:`CaseHook` whose ``tool_server`` replaces the hosted tool server's command line, and
+    whose ``manifest`` (filled when the block ends) adds keys to the manifest.
     """
     rc: RunCase = to_run_case(case, case_dir)
     case_ref = rc.case_id if expose_case_ids else opaque_case_ref(run_id, rc.case_id,
@@ -214,8 +234,12 @@ def execute_case(
         started_at = now_iso()
         a0 = time.monotonic()
         seal_key: bytes | None = None
+        hook = CaseHook()
         try:
-            with host_tools(ws, replay=getattr(adapter, "name", None) == "replay") as seal_key:
+            with (case_context(ws) if case_context is not None
+                  else contextlib.nullcontext(hook)) as hook, \
+                    host_tools(ws, replay=getattr(adapter, "name", None) == "replay",
+                               argv=hook.tool_server) as seal_key:
                 outcome = adapter.run_case(ws, timeout_s=limit, turn_timeout_s=turn_timeout_s)
         except Exception as exc:  # noqa: BLE001 - an adapter bug must not kill the run
             outcome = AgentOutcome(status="errored", error=f"adapter error: {exc!r}",
@@ -270,6 +294,7 @@ def execute_case(
         "error": outcome.error,
         "usage": json_safe({**outcome.usage, **final_usage(outcome.usage)}),
         **(manifest_extra or {}),
+        **hook.manifest,
     }
     audit_dir = child_path(audit_root, run_id, rc.case_id, what="audit root")
     with tempfile.TemporaryDirectory(prefix="rcaeval-gone-") as empty:

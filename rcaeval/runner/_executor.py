@@ -83,7 +83,8 @@ def case_resources(policy: Any, merged: Any) -> Resources:
 def run_job(job: CaseJob, rc: RunCase, ws_root: Path, *, adapter: AgentAdapter | None = None,
             sandbox: Sandbox | None = None,
             prior_attempts: Sequence[dict[str, Any]] = (),
-            manifest_extra: Mapping[str, Any] | None = None) -> Done:
+            manifest_extra: Mapping[str, Any] | None = None,
+            case_context: Any = None) -> Done:
     """Run one case where this is called (a local thread or a Ray worker) and return what
     the loop persists. A malformed case or a runner bug is that case's error, not the run's."""
     try:  # resolved where the case runs: a Ray node may lack bubblewrap
@@ -103,7 +104,8 @@ def run_job(job: CaseJob, rc: RunCase, ws_root: Path, *, adapter: AgentAdapter |
                           max_infra_retries=job.max_infra_retries,
                           expose_case_ids=job.expose_case_ids, case_ref_key=job.case_ref_key,
                           tools=job.tools, sandbox=sb, overwrite_audit=bool(prior_attempts),
-                          prior_attempts=prior_attempts, manifest_extra=manifest_extra)
+                          prior_attempts=prior_attempts, manifest_extra=manifest_extra,
+                          case_context=case_context)
         return Done(rc.case_id, execution=ex)
     except InputError as exc:
         return Done(rc.case_id, error=f"malformed case: {exc}")
@@ -179,8 +181,9 @@ class LocalExecutor:
     """``jobs`` worker threads on this machine; workspaces under ``ws_root``."""
 
     def __init__(self, job: CaseJob, events: queue.Queue[Any], *, jobs: int, ws_root: Path,
-                 adapter: AgentAdapter, sandbox: Sandbox) -> None:
+                 adapter: AgentAdapter, sandbox: Sandbox, case_context: Any = None) -> None:
         self.job, self.events, self.ws_root, self.sandbox = job, events, ws_root, sandbox
+        self.case_context = case_context
         self._stop = threading.Event()
         self.adapter = _Stoppable(adapter, self._stop)
         self.pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="rcaeval-case")
@@ -194,7 +197,8 @@ class LocalExecutor:
             return
         self.events.put(("started", case_id, now_iso()))
         self.events.put(("done", run_job(self.job, rc, self.ws_root, adapter=self.adapter,
-                                         sandbox=self.sandbox)))
+                                         sandbox=self.sandbox,
+                                         case_context=self.case_context)))
 
     def stop(self) -> None:
         self._stop.set()
@@ -237,11 +241,16 @@ def disconnect_executor() -> None:
 
 def make_executor(spec: str, job: CaseJob, events: queue.Queue[Any], *, jobs: int | None,
                   ws_root: Path, workspace_root: str | Path | None, adapter: AgentAdapter,
-                  sandbox: Sandbox, owned: bool = False, min_jobs: int = 1) -> Executor:
-    """The executor ``spec`` names (see :func:`check_executor`)."""
+                  sandbox: Sandbox, owned: bool = False, min_jobs: int = 1,
+                  case_context: Any = None) -> Executor:
+    """The executor ``spec`` names (see :func:`check_executor`). ``case_context`` (a live
+    environment around each case, local only) goes to :func:`execute_case`."""
     if spec == "local":
         return LocalExecutor(job, events, jobs=jobs or 1, ws_root=ws_root, adapter=adapter,
-                             sandbox=sandbox)
+                             sandbox=sandbox, case_context=case_context)
+    if case_context is not None:
+        raise InputError("a live suite (the incident lab) runs on the local executor only",
+                         field="--executor")
     from rcaeval.runner._ray import RayExecutor
 
     return RayExecutor(job, events, jobs=jobs, workspace_root=workspace_root, owned=owned,

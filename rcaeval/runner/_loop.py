@@ -280,6 +280,7 @@ def run_suite(
     allow_endpoints: Sequence[str] = (),
     agent_home: str | Path | None = None,
     executor: str | None = None,
+    case_context: Any = None,
 ) -> RunSummary:
     """Run suite ``suite_id`` against the agent ``agent_spec`` (docs/running.md).
 
@@ -310,6 +311,9 @@ def run_suite(
     (the Ray cluster at ``$RAY_ADDRESS``), ``ray:local`` or ``ray:<address>``: one Ray task
     per case, ``jobs`` (default: the cluster's CPUs) outstanding (docs/distributed.md). It is
     not part of the agent configuration: a run may be resumed on another executor.
+
+    ``case_context`` (local executor only) wraps each case's tool server and agent: a live
+    environment such as the incident lab (docs/lab.md, ``rcaeval.runner.CaseHook``).
     """
     from rcaeval.judge import JUDGE_VERSION
     from rcaeval.registry import iter_suite_cases, load_suite
@@ -396,7 +400,8 @@ def run_suite(
         try:
             pool = make_executor(executor_spec, job, events, jobs=jobs, ws_root=ws_root,
                                  workspace_root=workspace_root, adapter=adapter, sandbox=sb,
-                                 owned=owned, min_jobs=policy.jobs)
+                                 owned=owned, min_jobs=policy.jobs,
+                                 case_context=case_context)
             with bar:
                 early: list[Done] = []
                 submitted = 0
@@ -424,6 +429,7 @@ def run_suite(
             if pool is not None:
                 pool.stop()
             store.con.execute(q("finish_run"), {"run_id": run_id, "status": "interrupted"})
+            _record_context(case_context, store, run_id)
             summary = _summary(store, run_id, suite, {**base, "status": "interrupted"})
             if reports:
                 try:
@@ -442,10 +448,19 @@ def run_suite(
                 pool.close()
             if own_ws:
                 remove_tree(ws_root)
+    _record_context(case_context, store, run_id)
     summary = _summary(store, run_id, suite, {**base, "status": "completed"})
     if reports:
         summary.reports = _write_reports(store, run_id, run_dir, root)
     return summary
+
+
+def _record_context(case_context: Any, store: Any, run_id: str) -> None:
+    """A ``case_context`` with ``record(store, run_id)`` stores what it measured (the lab's
+    mitigation rows) before the reports are written, on the main thread."""
+    record = getattr(case_context, "record", None)
+    if callable(record):
+        record(store, run_id)
 
 
 RUNNER_LOCK_TIMEOUT_S = 3600.0

@@ -74,15 +74,20 @@ def _wait_listening(fd: int, proc: subprocess.Popen[bytes], timeout_s: float) ->
 
 
 @contextmanager
-def host_tools(ws: Workspace, *, replay: bool = False) -> Iterator[bytes | None]:
+def host_tools(ws: Workspace, *, replay: bool = False,
+               argv: list[str] | None = None) -> Iterator[bytes | None]:
     """Run the case's sealing tool server for the duration of the block; yields its seal
     key, or ``None`` without tools, for a replay agent (it copies a recorded bundle and calls
-    no tool) or when the server did not start (its stderr is in ``.rcaeval/tools.stderr``)."""
+    no tool) or when the server did not start (its stderr is in ``.rcaeval/tools.stderr``).
+    ``argv`` replaces the server's command line (a live backend, such as the incident lab's
+    ``rcaeval lab tools --transport unix``); it runs outside the agent's sandbox, since it
+    must reach the live system."""
     if ws.tools == "files" or replay:
         yield None
         return
     key = secrets.token_bytes(32)
-    argv = _server_argv(ws)
+    live = argv is not None
+    argv = list(argv) if argv is not None else _server_argv(ws)
     env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONUNBUFFERED": "1",
            "HOME": str(ws.home), "TMPDIR": "/tmp", "LANG": "C.UTF-8",
            SEAL_KEY_ENV: key.hex()}
@@ -91,7 +96,8 @@ def host_tools(ws: Workspace, *, replay: bool = False) -> Iterator[bytes | None]
     try:
         with open(ws.runner_dir / "tools.stderr", "ab") as err:
             proc = spawn(argv, cwd=ws.path, env=env, stdin=life_r, stdout=wfd,
-                         stderr=err, wrapper=wrapper(ws.sandbox, ws, argv, env))
+                         stderr=err,
+                         wrapper=[] if live else wrapper(ws.sandbox, ws, argv, env))
     except OSError:
         for fd in (rfd, wfd, life_r, life_w):
             os.close(fd)
