@@ -42,6 +42,8 @@ def capture(out: Path, lab_dir: Path, *, scenario: Scenario | None = None,
     extra["topology.json"] = {"cluster_id": "lab", **TOPOLOGY}
     if data.ticket:
         extra["ticket.json"] = data.ticket
+    if data.unavailable:  # e.g. the database's views while its connection table is full
+        extra["tool_status.json"] = {"unavailable": sorted(data.unavailable)}
     gt = scenario.ground_truth if scenario else None
     return capture_case(out, (source.start, end), prometheus=source.prom,
                         queries=live_metrics(), step="2s", cluster="lab",

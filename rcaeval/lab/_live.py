@@ -256,7 +256,11 @@ class LabSource:
         data.events = change_events(logs / "injector.jsonl")
         data.checks = self.checks()
         data.components = self.components()
-        data.queries = self.queries()
+        try:  # while the connection table is full even the read-only role cannot connect
+            data.queries = self.queries()
+            data.unavailable = data.unavailable - {"queries"}
+        except LabError:
+            data.unavailable = data.unavailable | {"queries"}
         data.window_end = _iso(end)
 
     def case_data(self, prompt: str | None = None) -> CaseData:

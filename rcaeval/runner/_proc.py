@@ -81,11 +81,12 @@ def containment() -> str:
     return "none"
 
 
-def launch_argv(argv: Sequence[str], *, wrapper: Sequence[str] = ()) -> list[str]:
+def launch_argv(argv: Sequence[str], *, wrapper: Sequence[str] = (),
+                contained: bool = True) -> list[str]:
     """The command line actually executed for an agent ``argv``:
-    ``<containment prefix> <wrapper> <argv>``."""
+    ``<containment prefix> <wrapper> <argv>`` (no prefix when not ``contained``)."""
     prefix: Sequence[str] = ()
-    if containment() == "pidns":
+    if contained and containment() == "pidns":
         prefix = (*(_pidns_prefix() or ()), "--")
     return [*prefix, *wrapper, *argv]
 
@@ -109,12 +110,13 @@ def _check_executable(argv: Sequence[str], env: Mapping[str, str], cwd: Any) -> 
 def spawn(
     argv: Sequence[str], *, cwd: str | os.PathLike[str], env: Mapping[str, str],
     stdin: File, stdout: File, stderr: File, wrapper: Sequence[str] = (),
+    contained: bool = True,
 ) -> subprocess.Popen[bytes]:
-    """Start an agent process (own session, contained, no inherited fds). Raises ``OSError``
-    when it cannot be started."""
+    """Start an agent process (own session, contained unless ``contained=False``, no
+    inherited fds). Raises ``OSError`` when it cannot be started."""
     _check_executable(argv, env, cwd)
     return subprocess.Popen(
-        launch_argv(argv, wrapper=wrapper), cwd=cwd, env=dict(env), stdin=stdin, stdout=stdout,
+        launch_argv(argv, wrapper=wrapper, contained=contained), cwd=cwd, env=dict(env), stdin=stdin, stdout=stdout,
         stderr=stderr, start_new_session=True, close_fds=True)
 
 

@@ -80,8 +80,9 @@ def host_tools(ws: Workspace, *, replay: bool = False,
     key, or ``None`` without tools, for a replay agent (it copies a recorded bundle and calls
     no tool) or when the server did not start (its stderr is in ``.rcaeval/tools.stderr``).
     ``argv`` replaces the server's command line (a live backend, such as the incident lab's
-    ``rcaeval lab tools --transport unix``); it runs outside the agent's sandbox, since it
-    must reach the live system."""
+    ``rcaeval lab tools --transport unix``); it runs outside the agent's sandbox and
+    PID namespace, since it must reach the live system (the pids it reads and signals, and
+    the processes it restarts, are the system's)."""
     if ws.tools == "files" or replay:
         yield None
         return
@@ -97,7 +98,8 @@ def host_tools(ws: Workspace, *, replay: bool = False,
         with open(ws.runner_dir / "tools.stderr", "ab") as err:
             proc = spawn(argv, cwd=ws.path, env=env, stdin=life_r, stdout=wfd,
                          stderr=err,
-                         wrapper=[] if live else wrapper(ws.sandbox, ws, argv, env))
+                         wrapper=[] if live else wrapper(ws.sandbox, ws, argv, env),
+                         contained=not live)
     except OSError:
         for fd in (rfd, wfd, life_r, life_w):
             os.close(fd)
