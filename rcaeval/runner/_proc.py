@@ -116,8 +116,8 @@ def spawn(
     inherited fds). Raises ``OSError`` when it cannot be started."""
     _check_executable(argv, env, cwd)
     return subprocess.Popen(
-        launch_argv(argv, wrapper=wrapper, contained=contained), cwd=cwd, env=dict(env), stdin=stdin, stdout=stdout,
-        stderr=stderr, start_new_session=True, close_fds=True)
+        launch_argv(argv, wrapper=wrapper, contained=contained), cwd=cwd, env=dict(env),
+        stdin=stdin, stdout=stdout, stderr=stderr, start_new_session=True, close_fds=True)
 
 
 async def spawn_async(
