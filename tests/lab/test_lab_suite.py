@@ -58,7 +58,7 @@ def _run(env: dict, agent: str, *cases: str, extra: tuple[str, ...] = ()) -> dic
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     doc = json.loads(out.read_text())
     return {"stdout": done.stdout, "run_id": doc["run"]["id"],
-            "verdicts": {c["case_id"]: c["verdict"] for c in doc["cases"]}}
+            "verdicts": {c["case_id"]: c["attempts"][0]["verdict"] for c in doc["cases"]}}
 
 
 def _mitigation(env: dict, run_id: str) -> dict[str, dict]:
