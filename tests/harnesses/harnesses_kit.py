@@ -22,6 +22,13 @@ AGENTS_PY = CACHE / "agents-venv" / "bin" / "python"
 LANGGRAPH_PY = CACHE / "langgraph-venv" / "bin" / "python"
 PYDANTIC_AI_PY = CACHE / "pydantic-ai-venv" / "bin" / "python"
 CASES = ("tikv-panic-restart-001", "cpu-hotspot-region-001")
+EXPECTED = {
+    "thorough": {c: ("pass", "diagnosis_pass") for c in CASES},
+    "lazy": {"tikv-panic-restart-001": ("fail", "evidence_collection_partial"),
+             "cpu-hotspot-region-001": ("fail", "evidence_collection_partial")},
+    "wrong": {c: ("fail", "diagnosis_fail") for c in CASES},
+}
+"""The verdicts every harness gets from each scripted model (scripted_model_kit)."""
 """Two smoke cases: one turn, and two turns (the follow-up continues the session)."""
 
 
@@ -108,3 +115,35 @@ def tool_servers(run: Run, case: str) -> int:
     path = run.audit / case / ".opencode" / "telemetry.log"
     return sum(json.loads(line).get("event") == "diagnosis_run.initialized"
                for line in path.read_text().splitlines())
+
+
+def assert_scripted_run(run: Run, model: Any, script: str, *, api: str | None = None,
+                        one_server: bool = False) -> None:
+    """What every harness run against a scripted model must show: the script's verdicts on
+    both cases, tokens and a cost per case (both in report.txt), the incident tools called
+    through the tool server (no log search for the lazy script; one ticket read; the report
+    submitted last), and turn 2 of the two-turn case answered from turn 1's session.
+    ``api``: the only model API the harness may have called; ``one_server``: the harness held
+    one MCP session (one tool server) for the whole turn."""
+    assert not model.errors, model.errors
+    if api is not None:
+        assert {e["api"] for e in model.log} == {api}, model.log[:3]
+    got = {c: (r["verdict"], r["subtype"]) for c, r in run.rows.items()}
+    assert got == EXPECTED[script], (got, run.proc.stderr[-3000:])
+    assert all(c in run.rows for c in CASES)
+    for case, row in run.rows.items():
+        tokens = row["tokens"]
+        assert tokens["input_tokens"] > 1000 and tokens["output_tokens"] > 0, row
+        assert row["cost_usd"] > 0, row
+        tools = telemetry_tools(run, case)
+        assert ("search_logs" in tools) is (script != "lazy"), tools
+        assert tools[-1] == "submit_report" and tools.count("get_ticket") == 1, tools
+        if one_server:
+            assert len(tools) > 10 and tool_servers(run, case) == 1, tools
+    assert "(2 of 2 cases reported)" in run.report.split("tokens:")[1].splitlines()[0]
+    assert "(2 of 2 cases reported)" in run.report.split("cost:")[1].splitlines()[0]
+    # turn 2 resumed turn 1's session: the scripted model saw the whole investigation in the
+    # follow-up's history and answered it without a second one
+    turns = transcript(run, "cpu-hotspot-region-001")
+    assert [t["turn"] for t in turns] == [1, 1, 2, 2]
+    assert turns[3]["text"].startswith("## Follow-up 1"), turns[3]

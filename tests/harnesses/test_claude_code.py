@@ -10,9 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
-from harnesses_kit import CASES, NPM_BIN, installed, need, run_cli, telemetry_tools, transcript
+from harnesses_kit import NPM_BIN, assert_scripted_run, installed, need, run_cli
 from scripted_model_kit import serve
-from test_opencode import EXPECTED
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
@@ -27,18 +26,4 @@ def test_claude_code_through_the_profile(tmp_path: Path, script: str):
         if script == "lazy":  # the model endpoint is all a --no-network agent reaches
             args += ["--no-network", "--allow-endpoint", f"127.0.0.1:{model.port}"]
         run = run_cli(tmp_path, "claude-code:claude-sonnet-4-5", env=env, args=args)
-    assert not model.errors, model.errors
-    got = {c: (r["verdict"], r["subtype"]) for c, r in run.rows.items()}
-    assert got == EXPECTED[script], (got, run.proc.stderr[-3000:])
-    for case, row in run.rows.items():
-        assert row["tokens"]["input_tokens"] > 1000 and row["tokens"]["output_tokens"] > 0
-        assert row["cost_usd"] > 0, row
-        tools = telemetry_tools(run, case)
-        assert ("search_logs" in tools) is (script != "lazy"), tools
-        assert tools[-1] == "submit_report" and tools.count("get_ticket") == 1, tools
-    assert "(2 of 2 cases reported)" in run.report.split("tokens:")[1].splitlines()[0]
-    assert "(2 of 2 cases reported)" in run.report.split("cost:")[1].splitlines()[0]
-    turns = transcript(run, "cpu-hotspot-region-001")
-    assert [t["turn"] for t in turns] == [1, 1, 2, 2]
-    assert turns[3]["text"].startswith("## Follow-up 1"), turns[3]
-    assert all(c in run.rows for c in CASES)
+    assert_scripted_run(run, model, script)
