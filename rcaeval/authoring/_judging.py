@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from rcaeval._paths import read_query
 from rcaeval._vocab import BUCKETS
 from rcaeval.errors import InputError
@@ -98,7 +100,8 @@ def _write_bundle(base: Path, answer: Answer) -> None:
     (case_dir / "output.txt").write_text(answer.text, encoding="utf-8")
 
 
-def _rows(con: Any, rel: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+def _rows(con: duckdb.DuckDBPyConnection, rel: str,
+          params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     cur = con.execute(read_query(rel), dict(params or {}))
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]

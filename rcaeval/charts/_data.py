@@ -4,24 +4,24 @@ charts draw a handful of aggregated rows instead of raw judgments."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import polars as pl
 
 from rcaeval._paths import read_query
 from rcaeval._vocab import VERDICTS
+from rcaeval.store import Connectable
 
 
 def _run_ids(run_ids: str | Iterable[str]) -> list[str]:
     return [run_ids] if isinstance(run_ids, str) else list(run_ids)
 
 
-def _frame(con: Any, name: str, run_ids: str | Iterable[str]) -> pl.DataFrame:
+def _frame(con: Connectable, name: str, run_ids: str | Iterable[str]) -> pl.DataFrame:
     db = getattr(con, "con", con)  # a Store or a DuckDB connection
     return db.sql(read_query(f"charts/{name}.sql"), params={"run_ids": _run_ids(run_ids)}).pl()
 
 
-def verdict_counts(con: Any, run_ids: str | Iterable[str],
+def verdict_counts(con: Connectable, run_ids: str | Iterable[str],
                    by: Sequence[str] = ("case_type",)) -> pl.DataFrame:
     """Cases per verdict for ``run_ids`` grouped by ``by`` (any of ``run_id``, ``agent_name``,
     ``case_type``):
@@ -38,13 +38,13 @@ def verdict_counts(con: Any, run_ids: str | Iterable[str],
     return out.with_columns(pl.sum_horizontal(list(VERDICTS)).cast(pl.Int64).alias("total"))
 
 
-def verdict_long(con: Any, run_ids: str | Iterable[str]) -> pl.DataFrame:
+def verdict_long(con: Connectable, run_ids: str | Iterable[str]) -> pl.DataFrame:
     """Cases per (run, agent name, case type, verdict): the long form :func:`verdict_chart`
     draws."""
     return _frame(con, "verdicts", run_ids)
 
 
-def bucket_pass_rates(con: Any, run_ids: str | Iterable[str],
+def bucket_pass_rates(con: Connectable, run_ids: str | Iterable[str],
                       by: Sequence[str] = ("bucket",)) -> pl.DataFrame:
     """Bucket pass rates for ``run_ids`` grouped by ``by`` (any of ``run_id``, ``agent_name``,
     ``case_type``, ``bucket``): ``cases``, ``passed`` (bucket status ``pass``) and
@@ -59,12 +59,12 @@ def bucket_pass_rates(con: Any, run_ids: str | Iterable[str],
     return out.sort(keys) if keys else out
 
 
-def case_scores(con: Any, run_ids: str | Iterable[str]) -> pl.DataFrame:
+def case_scores(con: Connectable, run_ids: str | Iterable[str]) -> pl.DataFrame:
     """One row per (run, case): ``agent_name``, ``case_type``, ``verdict`` and ``score``."""
     return _frame(con, "scores", run_ids)
 
 
-def paired_cases(con: Any, run_a: str, run_b: str) -> pl.DataFrame:
+def paired_cases(con: Connectable, run_a: str, run_b: str) -> pl.DataFrame:
     """The cases judged in both runs, paired (queries/charts/paired.sql): ``verdict_a/_b``,
     ``score_a/_b``, ``score_delta`` (b - a), ``pass_a/_b``. Feed ``pass_a``/``pass_b`` to
     :func:`rcaeval.stats.mcnemar_paired`."""

@@ -10,13 +10,14 @@ import polars as pl
 
 from rcaeval.charts._altair import series_scale
 from rcaeval.charts._data import _frame
+from rcaeval.store import Connectable
 
 TRAJECTORY_MEASURES = {"steps": "steps", "evidence_step": "steps to evidence",
                        "failed_calls": "failed calls", "repeated_calls": "repeated calls"}
 """The measures :func:`trajectory_chart` draws (column: label)."""
 
 
-def case_trajectory(con: Any, run_ids: str | Iterable[str]) -> pl.DataFrame:
+def case_trajectory(con: Connectable, run_ids: str | Iterable[str]) -> pl.DataFrame:
     """One row per judged (run, case) of ``run_ids``: agent, case type, verdict, steps,
     failed and repeated calls, the step and seconds to the first cited evidence, tokens, cost,
     wall time and efficiency status (queries/charts/trajectory.sql)."""

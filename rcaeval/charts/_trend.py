@@ -10,13 +10,14 @@ import polars as pl
 from rcaeval._paths import read_query
 from rcaeval.charts._altair import count_axis
 from rcaeval.charts._palette import BASELINE_COLOR, RUN_COLOR, verdict_scale
+from rcaeval.store import Connectable
 
 _KIND_AXES = (("rate", "rate"), ("count", "count"), ("value", "value"), ("bool", "true = 1"))
 """Metric kinds in drawing order, with their axis titles (any other kind is drawn after them,
 titled by its name)."""
 
 
-def release_trend(con: Any, current: dict[str, Any] | None = None, *,
+def release_trend(con: Connectable, current: dict[str, Any] | None = None, *,
                   stage: str | None = None, include_synthetic: bool = False,
                   allow_synthetic: bool = False) -> pl.DataFrame:
     """One row per (stored window, gate metric) of one stage, up to and including the window
@@ -51,7 +52,7 @@ def release_trend(con: Any, current: dict[str, Any] | None = None, *,
         db.unregister("current_window_metrics")
 
 
-def release_trend_left_out(con: Any, current: dict[str, Any], *, stage: str | None = None,
+def release_trend_left_out(con: Connectable, current: dict[str, Any], *, stage: str | None = None,
                            include_synthetic: bool = False,
                            allow_synthetic: bool = False) -> pl.DataFrame:
     """The stored windows of the stage that :func:`release_trend` does not draw, one row each

@@ -14,6 +14,7 @@ from rich.tree import Tree
 from rcaeval._paths import read_query
 from rcaeval._vocab import STRUCTURED_CHECK_ID
 from rcaeval.errors import NotFoundError
+from rcaeval.store import Connectable
 
 _STATUS_STYLE = {
     "pass": "green", "partial": "yellow", "fail": "red", "not_evaluated": "dim",
@@ -21,7 +22,7 @@ _STATUS_STYLE = {
 }
 
 
-def load_judgment(con: Any, run_id: str, case_id: str) -> dict[str, Any]:
+def load_judgment(con: Connectable, run_id: str, case_id: str) -> dict[str, Any]:
     """The stored judgment.json packet of one (run, case); :class:`NotFoundError` if none."""
     db = getattr(con, "con", con)
     rows = db.execute(read_query("report/judgment_packet.sql"),
@@ -32,7 +33,7 @@ def load_judgment(con: Any, run_id: str, case_id: str) -> dict[str, Any]:
     return orjson.loads(row[0])
 
 
-def load_detector_hits(con: Any, run_id: str, case_id: str) -> list[dict[str, Any]]:
+def load_detector_hits(con: Connectable, run_id: str, case_id: str) -> list[dict[str, Any]]:
     """The stored detector hits of one (run, case): every sentence an output detector
     matched, whether it makes the detector fire, and which rule decided it (scope via heading
     / label / causal cue; negated, hedged, demoted by which cue). Ordered by detector and

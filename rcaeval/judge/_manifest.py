@@ -43,8 +43,8 @@ LISTS: dict[str, tuple[str, ...]] = {
 """The catalog the manifest's list lines expand from: ``{bucket}`` and ``{method}`` (the
 registered buckets and evidence methods, rcaeval._vocab), ``{chunk_table}`` (the raw tables of
 the extraction catalog rcaeval.extract.RAW_CATALOG marked ``chunk_input``: all but
-``raw_bundle``, whose rows ``j_scope`` carries; one chunk input ``j_<table>`` each) and ``{judged_table}`` (the eval_* tables one judgment of a case run
-replaces)."""
+``raw_bundle``, whose rows ``j_scope`` carries; one chunk input ``j_<table>`` each) and
+``{judged_table}`` (the eval_* tables one judgment of a case run replaces)."""
 
 DIGEST_PHASES = ("scope", "detect", "decide", "decide.verdict")
 """The phases whose statements decide a verdict: ``judge_sql_digest`` hashes exactly these."""

@@ -40,18 +40,17 @@ from rcaeval.judge._shadow import Provider, redecider
 from rcaeval.judge._unloadable import record_unloadable
 from rcaeval.judge._version import JUDGE_VERSION
 from rcaeval.store import (
-    Store,
+    Connectable,
     base_tables,
     checkpoint,
     checkpoints_deferred,
+    connection_of,
     pin_utc,
     registered,
     release_cache,
     transaction,
 )
 
-Connectable = duckdb.DuckDBPyConnection | Store
-"""What the judging API takes: a DuckDB connection or an :class:`rcaeval.store.Store`."""
 Key = tuple[str, str]
 """A judged case run: ``(run_id, case_id)``."""
 Failure = tuple[str, str]
@@ -85,11 +84,8 @@ class CaseRules:
 
 
 def raw_connection(con: Connectable) -> duckdb.DuckDBPyConnection:
-    """The DuckDB connection of ``con`` (a connection, or a store object with ``.con``)."""
-    inner = getattr(con, "con", con)
-    if not isinstance(inner, duckdb.DuckDBPyConnection):
-        raise TypeError(f"expected a DuckDB connection or a store, got {type(con).__name__}")
-    return inner
+    """The DuckDB connection of ``con`` (:func:`rcaeval.store.connection_of`)."""
+    return connection_of(con)
 
 
 def check_chunk_size(chunk_size: int | None) -> None:

@@ -9,10 +9,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcaeval._inputs import read_input
 from rcaeval.errors import InputError
+
+if TYPE_CHECKING:
+    import duckdb
 
 PROVIDERS: tuple[str, ...] = ("none", "command", "openai")
 """Provider kinds. ``command:<cmdline>`` names the command inline."""
@@ -131,7 +134,7 @@ class SemanticConfig:
             object.__setattr__(self, "provider", "command")
             object.__setattr__(self, "command", tuple(shlex.split(rest)))
 
-    def shadow(self, con: Any, frames: Any, *, redecide: Any,
+    def shadow(self, con: duckdb.DuckDBPyConnection, frames: Any, *, redecide: Any,
                cases: Mapping[str, Any] | None, out_dir: str | Path | None,
                write_files: bool, judged_at: Any) -> dict[tuple[str, str], dict[str, Any]]:
         """The judge's [shadow] phase for one judged chunk: this config is a

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
+import duckdb
 import orjson
 
 from rcaeval._paths import read_query
@@ -47,7 +48,7 @@ def _answer_text(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _rows(con: Any, name: str) -> list[dict[str, Any]]:
+def _rows(con: duckdb.DuckDBPyConnection, name: str) -> list[dict[str, Any]]:
     cur = con.execute(read_query(f"semantic/{name}.sql"))
     cols = [d[0] for d in cur.description]
     return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
@@ -76,7 +77,8 @@ def _evidence_check(r: Mapping[str, Any]) -> dict[str, Any]:
             "evidence": ev if any(v is not None for v in ev.values()) else None}
 
 
-def build_contexts(con: Any, frames: Any, cases: Mapping[str, Any]) -> dict[Key, dict[str, Any]]:
+def build_contexts(con: duckdb.DuckDBPyConnection, frames: Any,
+                   cases: Mapping[str, Any]) -> dict[Key, dict[str, Any]]:
     """``{(run_id, case_id): context dict}`` (SemanticContext layout, validated) for every
     resolved case run of the pass that has diagnosis checks."""
     checks: dict[Key, list[dict[str, Any]]] = defaultdict(list)

@@ -161,14 +161,14 @@ def build_packet(context: dict[str, Any], settings: dict[str, Any], outcome: _Ou
     return SemanticPacket.model_validate(doc).model_dump(mode="json", by_alias=True)
 
 
-def _cache_get(con: Any, keys: list[str]) -> dict[str, list[Sample]]:
+def _cache_get(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, list[Sample]]:
     if not keys:
         return {}
     rows = con.execute(read_query("semantic/cache_get.sql"), {"keys": keys}).fetchall()
     return {k: [Sample.from_json(s) for s in orjson.loads(a)] for k, a in rows}
 
 
-def ask(con: Any, contexts: dict[Key, dict[str, Any]], config: SemanticConfig
+def ask(con: duckdb.DuckDBPyConnection, contexts: dict[Key, dict[str, Any]], config: SemanticConfig
         ) -> dict[Key, tuple[dict[str, Any], bool]]:
     """``{key: (packet dict, cache_hit)}``: every context answered by the cache or the
     provider (``config.jobs`` cases at a time); ok answers are added to the cache."""
@@ -211,7 +211,8 @@ def ask(con: Any, contexts: dict[Key, dict[str, Any]], config: SemanticConfig
             for k in contexts}
 
 
-def _cache_put(con: Any, fresh: dict[str, _Outcome], settings: dict[str, Any]) -> None:
+def _cache_put(con: duckdb.DuckDBPyConnection, fresh: dict[str, _Outcome],
+               settings: dict[str, Any]) -> None:
     now = datetime.now(UTC)
     table = pa.table({
         "cache_key": list(fresh),
@@ -263,7 +264,7 @@ SEMANTIC_CHECK_SCHEMA = pa.schema([
 ])
 
 
-def _record(con: Any, scope_keys: list[Key], contexts: Mapping[Key, bytes],
+def _record(con: duckdb.DuckDBPyConnection, scope_keys: list[Key], contexts: Mapping[Key, bytes],
             packets: Mapping[Key, tuple[dict[str, Any], bool]], packet_bytes: Mapping[Key, bytes],
             blended: tuple[Any, dict[Key, bytes]] | None, judged_at: datetime) -> None:
     ts = pa.timestamp("us", tz="UTC")
@@ -317,7 +318,8 @@ _ARROW = {"VARCHAR": pa.string(), "BOOLEAN": pa.bool_(), "INTEGER": pa.int32(),
           "BIGINT": pa.int64(), "DOUBLE": pa.float64()}
 
 
-def _table(rows: list[dict[str, Any]], con: Any, table: str, ts: pa.DataType) -> pa.Table:
+def _table(rows: list[dict[str, Any]], con: duckdb.DuckDBPyConnection, table: str,
+           ts: pa.DataType) -> pa.Table:
     cols = con.execute(read_statement("semantic/table_columns.sql", table=table)).fetchall()
     schema = pa.schema([(c[0], ts if c[1].startswith("TIMESTAMP") else _ARROW[c[1]])
                         for c in cols])

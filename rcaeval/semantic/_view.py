@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+import duckdb
 import orjson
 from rich.console import Group
 from rich.markup import escape
@@ -32,7 +33,7 @@ def _score(value: Any) -> str:
     return "-" if value is None else f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
-def has_shadow(con: Any) -> bool:
+def has_shadow(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the store has the shadow's tables (stores older than migration 0003 do not)."""
     return bool(con.execute(read_query("semantic/has_shadow.sql")).fetchall()[0][0])
 

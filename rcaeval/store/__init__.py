@@ -37,7 +37,7 @@ from rcaeval.store._migrations import (
 )
 from rcaeval.store._parquet import IMPORT_MODES
 from rcaeval.store._sqlnames import base_tables
-from rcaeval.store._store import BUCKET_ORDER, Store
+from rcaeval.store._store import BUCKET_ORDER, Connectable, Store, connection_of
 from rcaeval.store._tx import registered, transaction
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "MIGRATIONS_TABLE",
     "THREADS_ENV",
     "AppliedMigration",
+    "Connectable",
     "Migration",
     "Store",
     "base_tables",
@@ -56,6 +57,7 @@ __all__ = [
     "checkpoints_deferred",
     "checksum_text",
     "connect",
+    "connection_of",
     "default_migrations_dir",
     "pin_utc",
     "registered",

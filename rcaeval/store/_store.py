@@ -405,3 +405,17 @@ def _to_arrow(frame: Any) -> pa.Table:
     raise InputError(
         f"write_frame expects a polars DataFrame or a pyarrow Table, got {type(frame).__name__}"
     )
+
+
+Connectable = duckdb.DuckDBPyConnection | Store
+"""What a function reading or writing the store takes: a DuckDB connection or a
+:class:`Store` (whose ``.con`` it then uses)."""
+
+
+def connection_of(con: Connectable) -> duckdb.DuckDBPyConnection:
+    """The DuckDB connection of ``con`` (a connection, or a :class:`Store`); a
+    :class:`TypeError` naming the type for anything else."""
+    inner = con.con if isinstance(con, Store) else con
+    if not isinstance(inner, duckdb.DuckDBPyConnection):
+        raise TypeError(f"expected a DuckDB connection or a store, got {type(con).__name__}")
+    return inner

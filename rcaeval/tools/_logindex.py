@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -37,6 +37,9 @@ from rcaeval.tools._logstore import (
     line_id,
     parse_log_file,
 )
+
+if TYPE_CHECKING:
+    import duckdb
 
 FORMAT = 1
 """Bumped whenever what the index holds or how lines are parsed changes."""
@@ -119,7 +122,7 @@ def open_index(logs_dir: Path, files: list[Path]) -> IndexedLogStore:
         return IndexedLogStore(db)
 
 
-def _flush(con: Any, cols: list[list[Any]]) -> None:
+def _flush(con: duckdb.DuckDBPyConnection, cols: list[list[Any]]) -> None:
     import pyarrow as pa
 
     names = ("seq", "file_no", "line_no", "ts", "at_us", "level", "level_rank", "component",
