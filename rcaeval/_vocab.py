@@ -99,3 +99,14 @@ CASE_RUN_STATUSES: tuple[str, ...] = ("pending", "running", "judged", *INFRA_OUT
 
 BUCKET_STATUSES: tuple[str, ...] = ("pass", "partial", "fail", "not_evaluated")
 """``eval_bucket.status`` (docs/judge.md)."""
+
+SUBTYPE_NOT_IN_REGISTRY = "case_not_in_registry"
+SUBTYPE_SPEC_INVALID = "case_spec_invalid"
+SUBTYPE_BUNDLE_ID_INVALID = "bundle_id_invalid"
+"""The ``invalid`` subtypes of a case the registry cannot supply (not in it; its case.yaml or
+judge.yaml does not load) and of a manifest.json ``run_id``/``case_id`` that cannot be a path
+part (rcaeval._ids): such a case is judged under its directory names and ``rcaeval judge``
+exits 3 naming file and field (docs/judge.md)."""
+
+TABLE_CLASS = "rcaeval-table"
+"""The CSS class of every HTML table rcaeval draws (charts, the semantic drill-down)."""

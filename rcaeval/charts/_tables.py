@@ -11,8 +11,7 @@ from typing import Any
 import polars as pl
 
 from rcaeval._numfmt import display_value
-
-TABLE_CLASS = "rcaeval-table"
+from rcaeval._vocab import TABLE_CLASS
 
 
 def _cell(value: Any, column: str, kinds: dict[str, str]) -> str:

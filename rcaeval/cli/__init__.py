@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         return code if isinstance(code, int) else 1
     except RcaevalError as exc:
         if exc.exit_code == ExitCode.INTERNAL:  # a run that failed on a damaged store
-            from rcaeval.store._damage import damaged_store
+            from rcaeval.store import damaged_store
 
             exc = damaged_store(exc) or exc
         # escape: "file [field]" in the message is text, not rich markup
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # noqa: BLE001 - last-resort mapping to the internal-error code
-        from rcaeval.store._damage import damaged_store
+        from rcaeval.store import damaged_store
 
         damaged = damaged_store(exc)
         if damaged is not None:

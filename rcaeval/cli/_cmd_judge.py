@@ -85,8 +85,8 @@ def _exit_on_bad_ids(frame, audit_dir: Path | None) -> None:
     """Exit 3 naming file and field when a manifest's run_id/case_id could not be a path
     part; those cases are judged `invalid` under their directory names, every other case
     normally (docs/judge.md)."""
+    from rcaeval._vocab import SUBTYPE_BUNDLE_ID_INVALID
     from rcaeval.errors import InputError
-    from rcaeval.judge._unloadable import SUBTYPE_BUNDLE_ID_INVALID
 
     bad = frame.filter(frame["subtype"] == SUBTYPE_BUNDLE_ID_INVALID)
     if bad.height:

@@ -19,12 +19,12 @@ import pyarrow as pa
 
 from rcaeval._paths import registry_dir
 from rcaeval._usage import MAX_COST_USD, MAX_TOKENS
-from rcaeval._vocab import DEFAULT_CHUNK_SIZE
+from rcaeval._vocab import DEFAULT_CHUNK_SIZE, SUBTYPE_BUNDLE_ID_INVALID
 from rcaeval.errors import InputError, RcaevalError
 from rcaeval.judge._copies import cite_copies, find_copies, refuse_copies
 from rcaeval.judge._manifest import statement
 from rcaeval.judge._session import CaseRules, Connectable, Judging, check_chunk_size
-from rcaeval.judge._unloadable import SUBTYPE_BUNDLE_ID_INVALID, describe_load_error
+from rcaeval.judge._unloadable import describe_load_error
 from rcaeval.judge._version import JUDGE_VERSION
 from rcaeval.store import registered
 

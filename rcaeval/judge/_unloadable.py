@@ -15,16 +15,14 @@ import duckdb
 import orjson
 import pyarrow as pa
 
+from rcaeval._vocab import (
+    SUBTYPE_NOT_IN_REGISTRY,
+    SUBTYPE_SPEC_INVALID,
+)
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.judge._manifest import sql_digest, statement
 from rcaeval.judge._packet import EVAL_JUDGMENT_SCHEMA, JUDGMENT_VERSION, write_packets
 from rcaeval.store import registered, transaction
-
-SUBTYPE_NOT_IN_REGISTRY = "case_not_in_registry"
-SUBTYPE_SPEC_INVALID = "case_spec_invalid"
-SUBTYPE_BUNDLE_ID_INVALID = "bundle_id_invalid"
-"""A manifest.json ``run_id``/``case_id`` that cannot be a path part (rcaeval._ids): the case
-is judged under its directory names and ``rcaeval judge`` exits 3 naming file and field."""
 
 
 def describe_load_error(exc: Exception) -> tuple[str, str]:

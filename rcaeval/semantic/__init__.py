@@ -26,32 +26,19 @@ from rcaeval.semantic._agreement import (
     agreement,
     blended_verdicts,
     report_lines,
-    semantic_summary,
     verdict_comparison,
 )
 from rcaeval.semantic._config import (
-    DEFAULT_PROMPT,
-    PROVIDERS,
     Prompt,
     SemanticConfig,
-    load_prompt,
 )
 from rcaeval.semantic._flow import (
-    BLENDED_FILE,
-    CONTEXT_FILE,
-    PACKET_FILE,
     SHADOW_FILES,
-    shadow_chunk,
 )
 from rcaeval.semantic._models import STATUSES, SemanticContext, SemanticPacket
 from rcaeval.semantic._view import load_shadow, load_shadows, side_by_side, side_by_side_html
 
 __all__ = [
-    "BLENDED_FILE",
-    "CONTEXT_FILE",
-    "DEFAULT_PROMPT",
-    "PACKET_FILE",
-    "PROVIDERS",
     "SHADOW_FILES",
     "STATUSES",
     "Prompt",
@@ -60,12 +47,9 @@ __all__ = [
     "SemanticPacket",
     "agreement",
     "blended_verdicts",
-    "load_prompt",
     "load_shadow",
     "load_shadows",
     "report_lines",
-    "semantic_summary",
-    "shadow_chunk",
     "side_by_side",
     "side_by_side_html",
     "verdict_comparison",

@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rcaeval._paths import read_query
+from rcaeval._vocab import TABLE_CLASS
 
 _STYLE = {"pass": "green", "partial": "yellow", "fail": "red", "invalid": "magenta",
           "not_evaluated": "dim", "tie": "yellow"}
@@ -171,8 +172,6 @@ def _html_cell(cell: Cell) -> str:
 
 
 def _html_table(caption: str, columns: tuple[str, ...], rows: list[str]) -> str:
-    from rcaeval.charts._tables import TABLE_CLASS  # lazily: rcaeval.charts imports altair
-
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     return (f'<table class="{TABLE_CLASS}"><caption>{html.escape(caption)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")

@@ -13,7 +13,6 @@ See docs/store.md.
 from __future__ import annotations
 
 from rcaeval.store._connect import (
-    LOCK_TIMEOUT_ENV,
     MEMORY,
     MEMORY_LIMIT_ENV,
     THREADS_ENV,
@@ -27,38 +26,29 @@ from rcaeval.store._connect import (
     resolve_threads,
     wal_bytes,
 )
+from rcaeval.store._damage import damaged_store
 from rcaeval.store._migrations import (
     MIGRATIONS_TABLE,
-    AppliedMigration,
-    Migration,
-    checksum_text,
-    default_migrations_dir,
     discover_migrations,
 )
-from rcaeval.store._parquet import IMPORT_MODES
 from rcaeval.store._sqlnames import base_tables
 from rcaeval.store._store import BUCKET_ORDER, Connectable, Store, connection_of
 from rcaeval.store._tx import registered, transaction
 
 __all__ = [
     "BUCKET_ORDER",
-    "LOCK_TIMEOUT_ENV",
-    "IMPORT_MODES",
     "MEMORY",
     "MEMORY_LIMIT_ENV",
     "MIGRATIONS_TABLE",
     "THREADS_ENV",
-    "AppliedMigration",
     "Connectable",
-    "Migration",
     "Store",
     "base_tables",
     "checkpoint",
     "checkpoints_deferred",
-    "checksum_text",
     "connect",
     "connection_of",
-    "default_migrations_dir",
+    "damaged_store",
     "pin_utc",
     "registered",
     "release_cache",
