@@ -1,5 +1,6 @@
 """``get_host_view``: the lab host as an operator's read-only console shows it — the processes
-the lab runs (pid, parent, user, program, CPU seconds, resident memory, age; never the lab's
+the lab runs (pid, parent, user, program, CPU seconds, resident memory, age, the TCP
+addresses it listens on; never the lab's
 name for a process nor its command line, which would name an injected fault) and the lab's
 data disk (the filesystem's size and use, its largest files). The read-only verification a
 ``kill_process`` or ``free_disk`` action names."""
@@ -44,9 +45,45 @@ def _process(pid: int, now: float) -> dict[str, Any] | None:
             "age_s": round(now - int(f[19]) / _TICK, 1)}
 
 
+def _listening() -> dict[str, str]:
+    """Socket inode -> ``ADDR:PORT`` of every listening TCP socket (``/proc/net/tcp*``)."""
+    out = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if len(f) > 9 and f[3] == "0A":  # LISTEN
+                addr, port = f[1].split(":")
+                host = ".".join(str(int(addr[i:i + 2], 16)) for i in (6, 4, 2, 0)) \
+                    if len(addr) == 8 else "::"
+                out[f[9]] = f"{host}:{int(port, 16)}"
+    return out
+
+
+def _ports(pid: int, listening: dict[str, str]) -> list[str]:
+    found = []
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return []
+    for fd in fds:
+        try:
+            link = os.readlink(fd)
+        except OSError:
+            continue
+        if link.startswith("socket:[") and (addr := listening.get(link[8:-1])):
+            found.append(addr)
+    return sorted(set(found))
+
+
 def processes(lab_dir: Path) -> list[dict[str, Any]]:
-    now = _uptime()
+    now, listening = _uptime(), _listening()
     rows = [r for pid in sorted(_lab_pids(lab_dir)) if (r := _process(pid, now))]
+    for r in rows:
+        r["listening"] = _ports(r["pid"], listening)
     return sorted(rows, key=lambda r: -r["cpu_s"])[:MAX_ROWS]
 
 

@@ -170,7 +170,7 @@ class OracleAction(_Model):
 
 
 class Oracle(_Model):
-    """What the oracle agent (``rcaeval.lab.agent --behaviour oracle``) does for this
+    """What the oracle agent (``rcaeval.examples.lab_agent --behaviour oracle``) does for this
     scenario: the evidence calls, the mitigation, the root cause it reports."""
 
     evidence: list[OracleCall] = Field(min_length=1)

@@ -168,11 +168,12 @@ FACADES = {
         "write_junit_xml", "write_reports", "write_results_json"},
     "rcaeval.runner": {
         "FAIL_ON_CHOICES", "MAX_AGENT_NAME", "MAX_FILE_BYTES", "USAGE_KEYS", "AgentAdapter",
-        "AgentOutcome", "CaseExecution", "CaseResult", "CommandAgent", "RepeatInterrupted",
-        "RepeatRun", "ReplayAgent", "RunCase", "RunFailed", "RunGate", "RunInterrupted",
-        "RunProgress", "RunSummary", "Turn", "Workspace", "agent_config", "agent_env",
-        "agent_hash", "create_workspace", "default_agent_name", "drop_run", "execute_case",
-        "finalize_workspace", "gate_run", "member_run_id", "mirror_audit", "new_run_id",
+        "AgentOutcome", "CaseContext", "CaseExecution", "CaseHook", "CaseResult", "CommandAgent",
+        "RepeatInterrupted", "RepeatRun", "ReplayAgent", "RunCase", "RunFailed", "RunGate",
+        "RunInterrupted", "RunProgress", "RunSummary", "Turn", "Workspace", "agent_config",
+        "agent_env", "agent_hash", "create_workspace", "default_agent_name", "drop_run",
+        "execute_case", "finalize_workspace", "gate_run", "member_run_id", "mirror_audit",
+        "new_run_id",
         "opaque_case_ref", "parse_agent_spec", "parse_env_args", "repeat_group", "run_repeats",
         "run_suite", "select_cases", "to_run_case"},
     "rcaeval.semantic": {

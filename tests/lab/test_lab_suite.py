@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     bool(lab.missing_binaries()), reason="the lab's Debian packages are not installed "
     f"(missing {', '.join(lab.missing_binaries())}; run `make lab-deps` as root)")]
 
-ORACLE = "command:{python} -m rcaeval.lab.agent --behaviour oracle"
+ORACLE = "command:{python} -m rcaeval.examples.lab_agent --behaviour oracle"
 EXAMPLE = "acp:{python} -m rcaeval.examples.example_agent"
 
 
@@ -118,7 +118,8 @@ def test_example_agent_runs_live_and_attempts_no_mitigation(env):
     ("wrong", "lab-false-alarm-exporter-stopped", "not_resolved"),
 ])
 def test_reference_agents_give_each_mitigation_outcome(env, behaviour, case, outcome):
-    got = _run(env, f"command:{{python}} -m rcaeval.lab.agent --behaviour {behaviour}", case)
+    got = _run(env, f"command:{{python}} -m rcaeval.examples.lab_agent --behaviour {behaviour}",
+               case)
     assert got["verdicts"][case] != "pass"
     row = _mitigation(env, got["run_id"])[case]
     assert row["mitigation"] == outcome, row

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from rcaeval.examples.lab_agent import resolve_target
 from rcaeval.lab import load_scenarios
 from rcaeval.lab._scenario import OracleTarget
 from rcaeval.lab._suite import SUITE_ID, write_registry
-from rcaeval.lab.agent import resolve_target
 from rcaeval.registry import iter_suite_cases, load_suite
 
 

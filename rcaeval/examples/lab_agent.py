@@ -1,7 +1,7 @@
 """Reference agents of the incident lab (no LLM): real command agents speaking MCP to the
 live tools the runner hands them (``$RCAEVAL_MCP_CONFIG``), one behaviour each::
 
-    --agent 'command:{python} -m rcaeval.lab.agent --behaviour oracle'
+    --agent 'command:{python} -m rcaeval.examples.lab_agent --behaviour oracle'
 
 ``oracle``  reads the context (ticket, topology, guardrails, health, alerts), recognises the
             scenario by the alert that fired, makes the scenario's ``oracle`` evidence calls,
@@ -39,7 +39,8 @@ def _server_params() -> Any:
 
     path = os.environ.get("RCAEVAL_MCP_CONFIG")
     if not path:
-        raise SystemExit("rcaeval.lab.agent: no $RCAEVAL_MCP_CONFIG (run it with --tools mcp)")
+        raise SystemExit("rcaeval.examples.lab_agent: no $RCAEVAL_MCP_CONFIG (run it with "
+                         "--tools mcp)")
     with open(path, encoding="utf-8") as fh:
         server = json.load(fh)["mcpServers"]["rcaeval"]
     return StdioServerParameters(command=server["command"], args=server["args"],
@@ -147,7 +148,7 @@ def _answer(root: str, action: dict[str, Any] | None, done: dict[str, Any] | Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m rcaeval.lab.agent", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m rcaeval.examples.lab_agent", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--behaviour", choices=BEHAVIOURS, default="oracle")
     args = ap.parse_args(argv)
