@@ -19,6 +19,8 @@ RELIABILITY_BINS = 10
 DIAGNOSTIC_QUERIES: tuple[str, ...] = (
     "metrics/capture_probe_by_template.sql", "metrics/capture_confidence_reliability.sql",
     "metrics/capture_confidence_brier.sql", "metrics/capture_confidence_brier_self_check.sql",
+    "metrics/capture_confidence_source_groups_overclaimed.sql",
+    "metrics/capture_confidence_adjustments_inconsistent.sql",
     "metrics/capture_probe_ordering_adherence.sql",
     "release/knowledge_measured.sql",
 )
@@ -49,13 +51,17 @@ def knowledge_measured(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
 def diagnostics(con: duckdb.DuckDBPyConnection, confidence: float) -> dict[str, Any]:
     """The diagnostics block of the artifact (not gated): probe metrics per template,
     the reliability curve and Brier score of the ranker's confidence (and of its self-check's
-    calibrated probability), ordering adherence."""
+    calibrated probability), how often it declares independent source groups its cited live
+    evidence does not show, breakdowns that do not add up, ordering adherence."""
     scalar = {r["metric"]: r for r in compute_metrics(
         con, ["capture_confidence_brier", "capture_confidence_brier_self_check",
-              "capture_probe_ordering_adherence"],
+              "capture_confidence_source_groups_overclaimed",
+              "capture_confidence_adjustments_inconsistent", "capture_probe_ordering_adherence"],
         confidence=confidence).iter_rows(named=True)}
     brier = scalar["capture_confidence_brier"]
     checked = scalar["capture_confidence_brier_self_check"]
+    over = scalar["capture_confidence_source_groups_overclaimed"]
+    adds = scalar["capture_confidence_adjustments_inconsistent"]
     order = scalar["capture_probe_ordering_adherence"]
     return {
         "probe_by_template": _rows(compute_breakdown(con, "capture_probe_by_template",
@@ -66,6 +72,13 @@ def diagnostics(con: duckdb.DuckDBPyConnection, confidence: float) -> dict[str, 
                              "sample_size": brier["denominator"]},
         "confidence_brier_self_check": {"value": _clean(checked["value"]),
                                         "sample_size": checked["denominator"]},
+        "confidence_source_groups_overclaimed": {
+            "value": _clean(over["value"]), "sample_size": over["denominator"],
+            "numerator": None if over["numerator"] is None else int(over["numerator"]),
+            "ci_low": over["ci_low"], "ci_high": over["ci_high"], "confidence": confidence},
+        "confidence_adjustments_inconsistent": {
+            "value": None if adds["numerator"] is None else int(adds["numerator"]),
+            "sample_size": adds["denominator"]},
         "probe_ordering_adherence": {
             "value": _clean(order["value"]), "sample_size": order["denominator"],
             "numerator": None if order["numerator"] is None else int(order["numerator"]),

@@ -167,6 +167,8 @@ def test_release_report_measures_captures_and_window(tmp_path: Path) -> None:
     for spec in (W1, W2):
         assert f"<td>{spec}</td>" in text
     assert text.count("<svg") >= 3
+    # the rest of the confidence breakdown: the self-check's Brier, declared source groups
+    assert "declared independent source groups the cited live evidence does not show" in text
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from release_kit import capture, with_probability, with_trace, write_jsonl
+from release_kit import capture, evidence, with_probability, with_trace, write_jsonl
 from release_kit import obs as o
 
 import rcaeval.release as rel
@@ -122,6 +122,44 @@ def test_self_check_brier_scores_the_calibrated_probability_on_the_same_captures
     empty = _measure(tmp_path / "none", [capture("e")])       # rca_response/1: nothing
     assert empty.diagnostics["confidence_brier_self_check"] == {"value": None,
                                                                 "sample_size": 0}
+
+
+def test_declared_source_groups_and_breakdown_sums(tmp_path: Path) -> None:
+    """The ranker's independent source groups against the live evidence its root cause
+    cites (as the harness counts groups), and whether its additive account adds up."""
+    def declared(cap, groups, *, base=0.4, deltas=(0.2,), final=0.6):
+        cd = with_probability(cap, 0.7)["response"]["confidence_diagnostics"]
+        cd.update(independent_source_groups=groups, base_score=base, final_score=final,
+                  adjustments=[{"name": f"a{i}", "delta": d} for i, d in enumerate(deltas)])
+        return cap
+
+    rows = [
+        # k8s_events + prometheus, both live and supporting oom_kill: honest (case-insensitive)
+        declared(capture("a"), ["K8s_Events", " prometheus "]),
+        # prometheus is historical here: declaring it overclaims
+        declared(capture("b", ev=[evidence("E01", "k8s_events", supports=["oom_kill"]),
+                                  evidence("E02", "prometheus", supports=["oom_kill"],
+                                           origin="historical")]),
+                 ["k8s_events", "prometheus"]),
+        # the cited evidence supports another family: no live group backs oom_kill
+        declared(capture("c", ev=[evidence("E01", "logs", supports=["disk_full"])]), ["logs"]),
+        # a group named by source_group (not source) counts under that name; an uncited
+        # artifact never backs a declaration
+        declared(capture("d", ev=[evidence("E01", "loki-eu", group="logs", supports=[]),
+                                  evidence("E02", "traces", supports=["oom_kill"])],
+                         rc_ids=["E01"]), ["logs"], base=0.5, deltas=(0.1, -0.05), final=0.9),
+        declared(capture("e"), []),                                  # declares nothing
+        declared(capture("f", family=None, outcome="insufficient_evidence"), ["logs"]),
+        capture("g"),                                                # rca_response/1
+    ]
+    m = _measure(tmp_path, rows)
+    assert not m.problems
+    over = m.diagnostics["confidence_source_groups_overclaimed"]
+    assert (over["numerator"], over["sample_size"]) == (2, 4)          # b, c of a, b, c, d
+    lo, hi = rel_wilson(2, 4)
+    assert math.isclose(over["ci_low"], lo) and math.isclose(over["ci_high"], hi)
+    adds = m.diagnostics["confidence_adjustments_inconsistent"]
+    assert adds == {"value": 1, "sample_size": 6}                      # d: 0.5 + 0.05 != 0.9
 
 
 def test_nan_probability_is_refused_never_averaged(tmp_path: Path) -> None:
