@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 import rcaeval.store as st
 from rcaeval.extract import PAYLOAD_SCHEMAS, RAW_CATALOG, RAW_TABLES
 
