@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RAY_STAMP := $(VENV)/.installed-ray
 
-.PHONY: demo test test-slow test-ray lint venv clean sandbox-deps browser-deps harnesses prometheus-deps lab-deps
+.PHONY: lab demo test test-slow test-ray lint venv clean sandbox-deps browser-deps harnesses prometheus-deps lab-deps
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -63,6 +63,10 @@ lab-deps:
 	      || (apt-get update -q && apt-get install -y -q --no-install-recommends $(LAB_PKGS))) >/dev/null 2>&1 \
 	      || echo "note: could not install the lab's packages; the lab tests are skipped"; \
 	  else echo "note: the lab's packages are not installed; the lab tests are skipped (apt-get install $(LAB_PKGS))"; fi; }
+
+# Every lab scenario end to end with the oracle agent (docs/lab.md, "Selftest").
+lab: $(STAMP) lab-deps
+	$(BIN)/rcaeval lab selftest
 
 demo: $(STAMP) sandbox-deps
 	$(BIN)/rcaeval validate

@@ -178,6 +178,10 @@ def register(app: typer.Typer) -> None:
                    port=port, token=token, on_listen=on_listen, socket_path=socket_path,
                    seal_key=seal_key)
 
+    from rcaeval.cli._lab_selftest import register_selftest
+
+    register_selftest(lab_app)
+
     @lab_app.command("capture")
     def capture(
         out: Annotated[Path, typer.Option(

@@ -98,3 +98,26 @@ def test_cli_inject_without_a_running_lab_is_an_infra_error(tmp_path, capsys):
     code = main(["lab", "inject", "lab-dropped-index", "--dir", str(tmp_path / "lab")])
     assert code == 7
     assert "not running" in capsys.readouterr().err
+
+
+def test_cli_selftest_bad_agent_exits_3(tmp_path, capsys):
+    code = main(["lab", "selftest", "--agent", "clever", "--dir", str(tmp_path / "lab")])
+    assert code == 3 and "--agent" in capsys.readouterr().err
+
+
+def test_selftest_table_and_gate():
+    from rcaeval.lab._selftest import ScenarioRun, SelftestReport
+
+    rows = [ScenarioRun("lab-a", "LabA", 9.1, "pass", recovery="resolved",
+                        recovered_after_s=2.0, wall_s=40.2),
+            ScenarioRun("lab-b", "LabB", skipped="its tmpfs volume needs root")]
+    report = SelftestReport("oracle", rows, up_s=17.0, wall_s=60.0)
+    assert report.ok
+    text = report.table()
+    assert text.splitlines()[1].split()[:5] == ["lab-a", "LabA", "9", "s", "pass"]
+    assert "skipped: its tmpfs volume needs root" in text
+    assert text.splitlines()[-1] == ("oracle: 1/2 pass, 1/2 recovered; lab up 17 s, "
+                                     "total 60 s")
+    assert not SelftestReport("wrong", rows, 17.0, 60.0).ok  # a wrong agent passing fails
+    rows[0].verdict = "fail"
+    assert not report.ok and SelftestReport("wrong", rows, 17.0, 60.0).ok
