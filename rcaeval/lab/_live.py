@@ -236,10 +236,7 @@ class LabSource:
         return out
 
     def queries(self) -> list[dict[str, Any]]:
-        try:
-            text = psql(self.state, file="live_top_sql.sql", user="lab_ro", timeout_s=10)
-        except LabError:  # no connection slot left (connection exhaustion): none to read
-            return []
+        text = psql(self.state, file="live_top_sql.sql", user="lab_ro", timeout_s=10)
         rows = json.loads(text.strip() or "[]") or []
         return [{"id": f"Q-{r['queryid']}", "kind": "top_sql", "instance": "postgres",
                  "sql_text": r["query"], "exec_count": r["calls"],
