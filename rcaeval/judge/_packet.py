@@ -196,16 +196,17 @@ def write_results(
         })
     judg = pa.Table.from_pylist(rows, schema=EVAL_JUDGMENT_SCHEMA)
     with registered(con, {"__rcaeval_judgments": judg}), transaction(con):
-        run_phase(con, "write", {"clear": lambda: _clear(con)})
+        run_phase(con, "write", {"clear": lambda: clear_judged(con, "write", "clear")})
 
 
-def _clear(con: duckdb.DuckDBPyConnection) -> None:
-    """Delete the judged keys' rows of each {judged_table} the store has (the semantic
-    shadow's tables only exist from migration 0003: a new deterministic judgment voids them)."""
+def clear_judged(con: duckdb.DuckDBPyConnection, phase: str, step: str) -> None:
+    """Delete the rows of each {judged_table} the store has for the keys of
+    ``__rcaeval_judgments`` (the semantic shadow's tables only exist from migration 0003: a
+    new deterministic judgment voids them), with the file ``phase``'s ``!step`` names."""
     have = set(base_tables(con))
     for table in LISTS["judged_table"]:
         if table in have:
-            con.execute(statement("write", "clear", "judge/delete_scope.sql", table=table))
+            con.execute(statement(phase, step, "judge/delete_scope.sql", table=table))
 
 
 def judgments_frame(frames: JudgeFrames) -> pl.DataFrame:

@@ -21,7 +21,12 @@ from rcaeval._vocab import (
 )
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.judge._manifest import sql_digest, statement
-from rcaeval.judge._packet import EVAL_JUDGMENT_SCHEMA, JUDGMENT_VERSION, write_packets
+from rcaeval.judge._packet import (
+    EVAL_JUDGMENT_SCHEMA,
+    JUDGMENT_VERSION,
+    clear_judged,
+    write_packets,
+)
 from rcaeval.store import registered, transaction
 
 
@@ -110,9 +115,11 @@ def record_unloadable(
         ("run_id", pa.string()), ("case_id", pa.string()), ("audit_path", pa.string()),
         ("error", pa.string()),
     ]))
-    with registered(con, {"__rcaeval_unloadable": judgments,
+    with registered(con, {"__rcaeval_judgments": judgments,
                           "__rcaeval_unloadable_runs": runs}), transaction(con):
-        con.execute(statement("write.unloadable", "unloadable", "judge/record_unloadable.sql"))
+        clear_judged(con, "write.unloadable", "unloadable")
+        for rel in ("judge/write_judgments.sql", "judge/unloadable_case_runs.sql"):
+            con.execute(statement("write.unloadable", "unloadable", rel))
     if write_files:
         write_packets(packets, case_dirs, out_dir)
     return [{k: r[k] for k in ("run_id", "case_id", "case_type", "verdict", "subtype", "score",
