@@ -163,3 +163,14 @@ def test_chunk_inputs_hold_the_catalogs_judged_columns() -> None:
             "ORDER BY column_index", [f"j_{name}"]).fetchall()]
         want = [c for c, _ in table.store_columns if c not in table.chunk_excluded]
         assert got == want, name
+
+
+def test_eval_judgment_has_one_writer() -> None:
+    """Judged chunks and unloadable cases write eval_judgment with the same statement, which
+    both write phases name (docs/judge.md, "The manifest")."""
+    writers = sorted(str(p.relative_to(queries_dir())) for p in queries_dir().rglob("*.sql")
+                     if "INSERT INTO eval_judgment " in p.read_text(encoding="utf-8")
+                     and "migrations" not in p.parts)
+    assert writers == ["judge/write_judgments.sql"]
+    assert "judge/write_judgments.sql" in [ln.path for ln in M.phase("write")]
+    assert "judge/write_judgments.sql" in M.step_files("write.unloadable", "unloadable")
