@@ -37,7 +37,6 @@ from rcaeval.judge._explain import (
     load_detector_hits,
     load_judgment,
 )
-from rcaeval.judge._packet import JUDGMENT_FILE, JUDGMENT_VERSION
 from rcaeval.judge._pipeline import JudgeFrames, run_judge_sql
 from rcaeval.judge._profiles import load_profiles
 from rcaeval.judge._rejudge import rejudge_store
@@ -51,8 +50,6 @@ __all__ = [
     "BULK_MEMORY_LIMIT",
     "DEFAULT_CHUNK_SIZE",
     "JUDGE_VERSION",
-    "JUDGMENT_FILE",
-    "JUDGMENT_VERSION",
     "CaseRules",
     "JudgeFrames",
     "Judging",

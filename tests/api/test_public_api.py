@@ -107,8 +107,8 @@ FACADES = {
         "otlp_spans", "parse_window", "plain_entries", "prometheus_series", "source_error",
         "write_entries"},
     "rcaeval.judge": {
-        "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION", "JUDGMENT_FILE",
-        "JUDGMENT_VERSION", "CaseRules", "JudgeFrames", "Judging", "Provider", "Redecide",
+        "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION",
+        "CaseRules", "JudgeFrames", "Judging", "Provider", "Redecide",
         "case_anchor", "explain_html", "explain_tree", "flatten_rules", "judge_audit",
         "judge_loaded", "load_detector_hits", "load_judgment", "load_profiles", "register_cases",
         "rejudge_store", "run_judge_sql"},
