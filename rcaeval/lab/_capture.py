@@ -16,9 +16,22 @@ from rcaeval.tools._data import CaseData
 
 
 def _log_text(lines: list[Any]) -> str:
-    # the incident log format the tools read: "TS LEVEL [component] message"
-    return "".join(f"{ln.ts} {ln.level or 'INFO'} [{ln.component}] {ln.message}\n"
-                   for ln in lines if ln.ts)
+    """The incident log format the tools read (``TS LEVEL [component] message``), each line
+    at the line number of its live id (``L-postgres-00028`` is line 28): a live line that
+    is not a log entry stays a blank line, so the captured case's ids are the live ones."""
+    out, prev = [], 0
+    for ln in sorted(lines, key=_line_no):
+        no = _line_no(ln)
+        if not ln.ts or no <= prev:
+            continue
+        out.append("\n" * (no - prev - 1))
+        out.append(f"{ln.ts} {ln.level or 'INFO'} [{ln.component}] {ln.message}\n")
+        prev = no
+    return "".join(out)
+
+
+def _line_no(ln: Any) -> int:
+    return int(str(ln.id).rsplit("-", 1)[1])
 
 
 def capture(out: Path, lab_dir: Path, *, scenario: Scenario | None = None,

@@ -60,30 +60,9 @@ def registry_root() -> Path:
 
 
 def _judge_doc(sc: Scenario) -> dict[str, Any]:
-    gt = sc.ground_truth
-    return {
-        "case_id": sc.id,
-        "ground_truth": {"root_cause": {k: v for k, v in (
-            ("family", gt.family), ("component", gt.component), ("summary", gt.summary),
-            ("mechanism", gt.mechanism)) if v}},
-        "detectors": {name: {"description": d.description, "any": list(d.any),
-                             "all": list(d.all), "scope": "root_cause", "negation": True}
-                      for name, d in sc.judge.detectors.items()},
-        "judge": {
-            "evidence_collection": {"preferred_channels": list(sc.judge.required_channels),
-                                    "min_preferred_channels": 1},
-            "critical_evidence": {"checks": [
-                {"id": f"collected_{m}", "description": f"the run collected {m}",
-                 "required": True, "all_of": [{"method": "json_text_contains_any",
-                                               "file": "metrics.json", "needles": [m]}]}
-                for m in sc.judge.key_metrics] or [
-                {"id": "collected_metrics", "required": True,
-                 "all_of": [{"fact": "channel.metrics_observed"}]}]},
-            "diagnosis": {"mode": "deterministic_only", "hard_checks": [
-                {"id": f"names_{name}", "all_of": [{"detector": name}]}
-                for name in sc.judge.detectors]},
-        },
-    }
+    from rcaeval.lab._case import scenario_judge
+
+    return scenario_judge(sc)
 
 
 def _case_doc(sc: Scenario, start: datetime, end: datetime) -> dict[str, Any]:
