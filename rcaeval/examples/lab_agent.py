@@ -65,7 +65,7 @@ def resolve_target(target: str | OracleTarget, results: list[dict[str, Any]]) ->
     rows = [r for r in results[target.step].get(target.rows) or []
             if all(needle in str(r.get(k, "")) for k, needle in target.where.items())]
     if target.order_by:
-        rows.sort(key=lambda r: r.get(target.order_by) or 0)
+        rows.sort(key=lambda r: r.get(target.order_by) or 0, reverse=target.descending)
     values: list[str] = []
     for row in rows:
         val = row.get(target.field)

@@ -63,27 +63,30 @@ def _listening() -> dict[str, str]:
     return out
 
 
-def _ports(pid: int, listening: dict[str, str]) -> list[str]:
-    found = []
+def _sockets(pid: int, listening: dict[str, str]) -> tuple[list[str], int]:
+    """The addresses the process listens on, and how many sockets it holds open."""
+    found, count = [], 0
     try:
         fds = list(Path(f"/proc/{pid}/fd").iterdir())
     except OSError:
-        return []
+        return [], 0
     for fd in fds:
         try:
             link = os.readlink(fd)
         except OSError:
             continue
-        if link.startswith("socket:[") and (addr := listening.get(link[8:-1])):
-            found.append(addr)
-    return sorted(set(found))
+        if link.startswith("socket:["):
+            count += 1
+            if addr := listening.get(link[8:-1]):
+                found.append(addr)
+    return sorted(set(found)), count
 
 
 def processes(lab_dir: Path) -> list[dict[str, Any]]:
     now, listening = _uptime(), _listening()
     rows = [r for pid in sorted(_lab_pids(lab_dir)) if (r := _process(pid, now))]
     for r in rows:
-        r["listening"] = _ports(r["pid"], listening)
+        r["listening"], r["sockets"] = _sockets(r["pid"], listening)
     return sorted(rows, key=lambda r: -r["cpu_s"])[:MAX_ROWS]
 
 

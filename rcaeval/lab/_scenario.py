@@ -152,13 +152,15 @@ class OracleCall(_Model):
 class OracleTarget(_Model):
     """A target read from the result of evidence call ``step``: ``field`` of each row of the
     list ``rows`` (list values flattened) whose fields contain the ``where`` substrings,
-    ordered by ``order_by`` (ascending) when given; ``first`` keeps only the first value."""
+    ordered by ``order_by`` (ascending, or ``descending``) when given; ``first`` keeps only
+    the first value."""
 
     step: int = Field(ge=0)
     rows: str = Field(min_length=1)
     field: str = Field(min_length=1)
     where: dict[str, str] = {}
     order_by: str | None = None
+    descending: bool = False
     first: bool = False
 
 
