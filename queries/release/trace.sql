@@ -17,11 +17,12 @@
 --     its self_check.calibrated_probability when that is a finite number in [0, 1], else
 --     NULL; correct: the named root-cause family is the expected one (NULL when no family is
 --     named or none is expected).
---   release_confidence_breakdown (capture_id, rc_family, base_score, final_score, delta_sum,
---     declared_groups) -- one row per measured capture whose response carries
---     confidence_diagnostics: its base and final score, the sum of its additive adjustments'
---     deltas (0 with none), and its independent_source_groups lower-cased, trimmed and
---     distinct (never NULL).
+--   release_confidence_breakdown (capture_id, rc_family, rc_confidence, base_score,
+--     final_score, delta_sum, declared_groups, gates, failed_gates) -- one row per measured
+--     capture whose response carries confidence_diagnostics: its root cause's confidence
+--     label, its base and final score, the sum of its additive adjustments' deltas (0 with
+--     none), its independent_source_groups lower-cased, trimmed and distinct (never NULL),
+--     and how many confidence gates it lists and how many of them have passed = false.
 CREATE OR REPLACE TEMP VIEW release_knowledge AS
 SELECT capture_id,
        json_extract_string(knowledge_text, '$.package_id')      AS package_id,
@@ -71,15 +72,18 @@ FROM (SELECT capture_id, rc_family, expected_family,
 WHERE probability IS NOT NULL AND isfinite(probability) AND probability BETWEEN 0 AND 1;
 
 CREATE OR REPLACE TEMP VIEW release_confidence_breakdown AS
-SELECT capture_id, rc_family, cd.base_score, cd.final_score,
+SELECT capture_id, rc_family, rc_confidence, cd.base_score, cd.final_score,
        coalesce(list_sum(list_transform(coalesce(cd.adjustments, []), lambda a: a.delta)), 0)
            AS delta_sum,
        list_distinct(list_filter(list_transform(coalesce(cd.independent_source_groups, []),
                                                 lambda g: lower(trim(g))),
-                                 lambda g: g IS NOT NULL AND g <> '')) AS declared_groups
-FROM (SELECT capture_id, rc_family,
+                                 lambda g: g IS NOT NULL AND g <> '')) AS declared_groups,
+       len(coalesce(cd.gates, [])) AS gates,
+       len(list_filter(coalesce(cd.gates, []), lambda g: g.passed = false)) AS failed_gates
+FROM (SELECT capture_id, rc_family, rc_confidence,
              from_json(cd_text, '{"base_score": "DOUBLE", "final_score": "DOUBLE",
                "adjustments": [{"delta": "DOUBLE"}],
-               "independent_source_groups": ["VARCHAR"]}') AS cd
+               "independent_source_groups": ["VARCHAR"],
+               "gates": [{"passed": "BOOLEAN"}]}') AS cd
       FROM release_capture
       WHERE cd_text IS NOT NULL AND json_type(CAST(cd_text AS JSON)) = 'OBJECT');

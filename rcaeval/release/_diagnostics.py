@@ -21,6 +21,7 @@ DIAGNOSTIC_QUERIES: tuple[str, ...] = (
     "metrics/capture_confidence_brier.sql", "metrics/capture_confidence_brier_self_check.sql",
     "metrics/capture_confidence_source_groups_overclaimed.sql",
     "metrics/capture_confidence_adjustments_inconsistent.sql",
+    "metrics/capture_confidence_failed_gate_high.sql",
     "metrics/capture_probe_ordering_adherence.sql",
     "release/knowledge_measured.sql",
 )
@@ -52,16 +53,19 @@ def diagnostics(con: duckdb.DuckDBPyConnection, confidence: float) -> dict[str, 
     """The diagnostics block of the artifact (not gated): probe metrics per template,
     the reliability curve and Brier score of the ranker's confidence (and of its self-check's
     calibrated probability), how often it declares independent source groups its cited live
-    evidence does not show, breakdowns that do not add up, ordering adherence."""
+    evidence does not show, breakdowns that do not add up, high confidence despite a failed
+    confidence gate of its own, ordering adherence."""
     scalar = {r["metric"]: r for r in compute_metrics(
         con, ["capture_confidence_brier", "capture_confidence_brier_self_check",
               "capture_confidence_source_groups_overclaimed",
-              "capture_confidence_adjustments_inconsistent", "capture_probe_ordering_adherence"],
+              "capture_confidence_adjustments_inconsistent",
+              "capture_confidence_failed_gate_high", "capture_probe_ordering_adherence"],
         confidence=confidence).iter_rows(named=True)}
     brier = scalar["capture_confidence_brier"]
     checked = scalar["capture_confidence_brier_self_check"]
     over = scalar["capture_confidence_source_groups_overclaimed"]
     adds = scalar["capture_confidence_adjustments_inconsistent"]
+    gated = scalar["capture_confidence_failed_gate_high"]
     order = scalar["capture_probe_ordering_adherence"]
     return {
         "probe_by_template": _rows(compute_breakdown(con, "capture_probe_by_template",
@@ -79,6 +83,9 @@ def diagnostics(con: duckdb.DuckDBPyConnection, confidence: float) -> dict[str, 
         "confidence_adjustments_inconsistent": {
             "value": None if adds["numerator"] is None else int(adds["numerator"]),
             "sample_size": adds["denominator"]},
+        "confidence_failed_gate_high": {
+            "value": None if gated["numerator"] is None else int(gated["numerator"]),
+            "sample_size": gated["denominator"]},
         "probe_ordering_adherence": {
             "value": _clean(order["value"]), "sample_size": order["denominator"],
             "numerator": None if order["numerator"] is None else int(order["numerator"]),

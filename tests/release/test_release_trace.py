@@ -162,6 +162,27 @@ def test_declared_source_groups_and_breakdown_sums(tmp_path: Path) -> None:
     assert adds == {"value": 1, "sample_size": 6}                      # d: 0.5 + 0.05 != 0.9
 
 
+def test_high_confidence_despite_a_failed_gate(tmp_path: Path) -> None:
+    """The ranker's own confidence gates: a root cause labelled high although one of its
+    gates did not pass is counted; a failed gate under a medium label, passed gates, and a
+    breakdown listing no gate are not (the last is outside the sample)."""
+    def gated(cap, gates):
+        cd = with_probability(cap, 0.8)["response"]["confidence_diagnostics"]
+        cd["gates"] = [{"gate": f"g{i}", "passed": ok} for i, ok in enumerate(gates)]
+        return cap
+
+    rows = [
+        gated(capture("a", confidence="high"), [True, False]),     # counted
+        gated(capture("b", confidence="high"), [True, True]),      # every gate passed
+        gated(capture("c", confidence="medium"), [False]),         # failed, but not high
+        gated(capture("d", confidence="high"), []),                # lists no gate
+        capture("e", confidence="high"),                           # rca_response/1
+    ]
+    m = _measure(tmp_path, rows)
+    assert not m.problems
+    assert m.diagnostics["confidence_failed_gate_high"] == {"value": 1, "sample_size": 3}
+
+
 def test_nan_probability_is_refused_never_averaged(tmp_path: Path) -> None:
     """Parquet JSON text can carry NaN; it must not reach the Brier score (in DuckDB NaN
     compares greater than every number, so a range check alone would let it through)."""
