@@ -22,7 +22,7 @@ from rcaeval._ids import id_problem
 from rcaeval._paths import read_query, read_statement
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.extract._case import CaseRef, case_parts, error_parts
-from rcaeval.extract._group import GroupBuilder, GroupTables
+from rcaeval.extract._group import GroupBuilder, GroupTables, WireTables, from_wire, to_wire
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
 from rcaeval.extract._schema import RAW_TABLES
@@ -162,6 +162,12 @@ def _extract_group(refs: Sequence[CaseRef], max_file_bytes: int) -> GroupTables:
     return group.finish()
 
 
+def _extract_group_wire(refs: Sequence[CaseRef], max_file_bytes: int) -> WireTables:
+    """Worker entry point of the process pool: :func:`_extract_group`'s tables as Arrow IPC
+    streams (:func:`~rcaeval.extract._group.to_wire`)."""
+    return to_wire(_extract_group(refs, max_file_bytes))
+
+
 def _error_group(refs: Sequence[CaseRef], reason: str) -> GroupTables:
     group = GroupBuilder()
     for ref in refs:
@@ -190,7 +196,7 @@ def _results(groups: Iterable[_Group], workers: int,
     ctx = mp.get_context("spawn")
     window = workers * 2
     todo = iter(groups)
-    pending: deque[tuple[_Group, Future[GroupTables], ProcessPoolExecutor]] = deque()
+    pending: deque[tuple[_Group, Future[WireTables], ProcessPoolExecutor]] = deque()
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
     try:
         while True:
@@ -198,13 +204,13 @@ def _results(groups: Iterable[_Group], workers: int,
                 group = next(todo, None)
                 if group is None:
                     break
-                fut = pool.submit(_extract_group, group.refs, max_file_bytes)
+                fut = pool.submit(_extract_group_wire, group.refs, max_file_bytes)
                 pending.append((group, fut, pool))
             if not pending:
                 return
             group, fut, owner = pending.popleft()
             try:
-                tables = fut.result()
+                tables = from_wire(fut.result())
             except BrokenProcessPool as exc:
                 tables = _error_group(group.refs, f"worker process died: {exc}")
                 if owner is pool:  # replace the broken pool once; later cases use the new one

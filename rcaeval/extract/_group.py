@@ -21,6 +21,10 @@ from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_TABLES, TableBuilder
 GroupTables = dict[str, pa.Table]
 """Raw table name → rows of a group of cases (keys dictionary-encoded, plus ``case_pos``)."""
 
+WireTables = dict[str, bytes]
+"""A :data:`GroupTables` as it crosses the process boundary: each table as one Arrow IPC
+stream (:func:`to_wire`, :func:`from_wire`)."""
+
 _POS = pa.int32()
 
 
@@ -118,3 +122,21 @@ class GroupBuilder:
                  pa.DictionaryArray.from_arrays(pos, case_dict), *payload, pos],
                 schema=schema)
         return out
+
+
+def to_wire(tables: GroupTables) -> WireTables:
+    """Each table as one Arrow IPC stream: pickling the bytes costs a copy, where pickling
+    the tables themselves reduces every array and buffer separately (about half of the
+    worker's and the parent's pickling CPU went there)."""
+    out: WireTables = {}
+    for name, table in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        out[name] = sink.getvalue().to_pybytes()
+    return out
+
+
+def from_wire(wire: WireTables) -> GroupTables:
+    """The tables of :func:`to_wire`, read without copying the column data."""
+    return {name: pa.ipc.open_stream(data).read_all() for name, data in wire.items()}
