@@ -93,72 +93,43 @@ def _lines(path: Path) -> list[str]:
 def change_events(path: Path) -> list[dict[str, Any]]:
     """The injector's log as the change events an operator would see: a statement run by a
     role, a batch job started or stopped, a process stopped or started — never the scenario's
-    name or its script, which would hand the agent the answer."""
+    name or its script, which would hand the agent the answer. The texts are the table
+    ``config/change_events.yaml``."""
+    table = _event_table()
     out = []
     for i, line in enumerate(_lines(path), start=1):
         try:
             rec = json.loads(line)
         except ValueError:
             continue
-        kind, action = rec.get("kind"), rec.get("action")
-        if kind == "sql":
-            if action != "inject":
-                continue
-            sql = " ".join(ln for ln in rec.get("sql", "").splitlines()
-                           if ln.strip() and not ln.lstrip().startswith("--"))
-            ev = {"type": "Normal", "object": "database/lab", "reason": "StatementExecuted",
-                  "message": f"role lab ran: {sql}"}
-        elif kind == "session":
-            verb = "started" if action == "inject" else "stopped"
-            ev = {"type": "Normal", "object": f"job/batch-{rec.get('role', 'app')}",
-                  "reason": "JobStarted" if action == "inject" else "JobStopped",
-                  "message": f"batch job {verb}" + (
-                      f": {rec.get('clients')} sessions as role {rec.get('role')}"
-                      if action == "inject" else "")}
-        elif kind == "stop_component":
-            comp = rec.get("component", "component")
-            ev = {"type": "Warning" if action == "inject" else "Normal",
-                  "object": f"process/{comp}",
-                  "reason": "Stopped" if action == "inject" else "Started",
-                  "message": f"process {comp} " + ("stopped" if action == "inject"
-                                                   else "started")}
-        elif kind in _PROCESS_EVENTS and action in ("inject", "revert"):
-            ev = _PROCESS_EVENTS[kind](rec, action == "inject")
-        else:
+        entry = table.get(rec.get("kind")) if isinstance(rec, dict) else None
+        spec = (entry or {}).get(rec.get("action")) if entry else None
+        if not spec:
             continue
+        fields = _Fields({**entry.get("defaults", {}),
+                          **{k: v for k, v in rec.items() if v is not None}})
+        fields["sql"] = " ".join(ln for ln in str(rec.get("sql", "")).splitlines()
+                                 if ln.strip() and not ln.lstrip().startswith("--"))
+        fields["argv"] = " ".join(str(a) for a in (rec.get("argv") or [])[:4])
+        ev = {k: str(v).format_map(fields) for k, v in spec.items()}
         out.append({"id": f"EV-{i:04d}", "ts": rec.get("ts"), **ev})
     return out
 
 
-def _cpu_hog_event(rec: dict[str, Any], started: bool) -> dict[str, Any]:
-    if started:
-        return {"type": "Normal", "object": "process/stress-ng", "reason": "Started",
-                "message": f"process stress-ng {' '.join(rec.get('argv', [])[:4])} started "
-                f"by user {rec.get('user', '?')}"}
-    return {"type": "Normal", "object": "process/stress-ng", "reason": "Stopped",
-            "message": "process stress-ng stopped"}
+class _Fields(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
 
 
-def _volume_event(rec: dict[str, Any], started: bool) -> dict[str, Any]:
-    if started:
-        return {"type": "Normal", "object": "job/export", "reason": "JobStarted",
-                "message": f"export job started: writing {rec.get('file')} to volume "
-                f"{rec.get('mount')} (tablespace {rec.get('volume')})"}
-    return {"type": "Normal", "object": "job/export", "reason": "JobStopped",
-            "message": "export job stopped"}
+_EVENTS: dict[str, Any] = {}
 
 
-def _squat_event(rec: dict[str, Any], started: bool) -> dict[str, Any]:
-    if started:
-        return {"type": "Normal", "object": "process/http-debug-server", "reason": "Started",
-                "message": f"process python3 http file server started on 127.0.0.1:"
-                f"{rec.get('port')}; service restarted (deploy)"}
-    return {"type": "Normal", "object": "process/http-debug-server", "reason": "Stopped",
-            "message": "process python3 http file server stopped"}
+def _event_table() -> dict[str, Any]:
+    if not _EVENTS:
+        import yaml
 
-
-_PROCESS_EVENTS = {"cpu_hog": _cpu_hog_event, "fill_volume": _volume_event,
-                   "squat_port": _squat_event}
+        _EVENTS.update(yaml.safe_load((CONFIG / "change_events.yaml").read_text("utf-8")))
+    return _EVENTS
 
 
 class LabSource:

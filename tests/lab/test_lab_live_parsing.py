@@ -93,3 +93,21 @@ def test_process_and_volume_faults_are_neutral_change_events(tmp_path):
     assert "orders-export.csv" in got[1]["message"] and "4242" in got[2]["message"]
     text = json.dumps(got)
     assert "scenario" not in text and "lab-" not in text and "crash" not in text
+
+
+def test_every_shipped_injector_kind_has_its_change_events(tmp_path):
+    """The event texts are the table config/change_events.yaml: each injector kind a shipped
+    scenario uses shows an event for its injection, with every field filled in."""
+    import json
+
+    from rcaeval.lab import load_scenarios
+
+    kinds = sorted({sc.injector.kind for sc in load_scenarios()})
+    path = tmp_path / "injector.jsonl"
+    path.write_text("".join(json.dumps({"action": "inject", "kind": k, "ts": "t"}) + "\n"
+                            for k in kinds))
+    got = change_events(path)
+    assert len(got) == len(kinds), (kinds, got)
+    for ev in got:
+        assert {"type", "object", "reason", "message"} <= ev.keys()
+        assert "{" not in ev["message"] and "lab-" not in ev["message"]
