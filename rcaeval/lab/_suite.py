@@ -1,8 +1,9 @@
 """``rcaeval run --suite lab``: the lab's scenarios as a suite of the ordinary runner.
 
-The suite is a registry generated from the scenario files (``lab_registry``, default
-``$RCAEVAL_LAB_REGISTRY``, else ``<data>/lab-registry``): ``suites/lab.yaml`` and one case
-per scenario (``case.yaml``, ``judge.yaml`` from the scenario's ground truth and judge rules).
+The suite is a registry generated from the scenario files (:func:`registry_root`:
+``$RCAEVAL_LAB_REGISTRY``, else ``$XDG_STATE_HOME/rcaeval/lab-registry``, never the source
+tree): ``suites/lab.yaml`` and one case per scenario (``case.yaml``, ``judge.yaml`` from the
+scenario's ground truth and judge rules).
 The runner then runs it like any suite (workspaces, audit, judge, reports, baselines,
 ``--repeat``, ``--resume``) with :class:`LabCases` around each case:
 
@@ -12,7 +13,8 @@ The runner then runs it like any suite (workspaces, audit, judge, reports, basel
    investigates and may act;
 4. mitigation: the lab's action log and the recovery check (:mod:`._mitigation`);
 5. the window is captured into the case's ``incident/`` (what the judge checks the evidence
-   against), and the fault is reverted.
+   against) and kept as a case of its own, ``cases/<scenario>-<run id>[-<attempt>]``, which
+   a later run never replaces; then the fault is reverted.
 
 The lab record lands in the case's ``manifest.json`` (``lab``), from which
 :func:`record_mitigation` writes ``eval_lab_mitigation``.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -35,7 +38,8 @@ from typing import Any
 import duckdb
 import yaml
 
-from rcaeval._paths import data_dir, read_query
+from rcaeval._paths import read_query
+from rcaeval.errors import InputError
 from rcaeval.lab._inject import inject, revert, wait_alert
 from rcaeval.lab._live import TOPOLOGY
 from rcaeval.lab._mitigation import assess, reset
@@ -55,8 +59,37 @@ PROMPT = (
 
 
 def registry_root() -> Path:
+    """``$RCAEVAL_LAB_REGISTRY``, else ``$XDG_STATE_HOME/rcaeval/lab-registry`` (default
+    ``~/.local/state``): state the runs accumulate, outside any checkout."""
     env = os.environ.get("RCAEVAL_LAB_REGISTRY")
-    return Path(env) if env else data_dir() / "lab-registry"
+    if env:
+        return Path(env)
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "rcaeval" / "lab-registry"
+
+
+def _inside(root: Path, *parts: str) -> Path:
+    """``root/parts...``, refused when a part is no plain name or an existing component below
+    ``root`` is a symlink: nothing the suite writes lands outside the registry."""
+    path = root
+    for part in parts:
+        if part in ("", ".", "..") or "/" in part or "\\" in part or "\x00" in part:
+            raise InputError(f"lab registry {root}: {part!r} is not a plain name", field="id")
+        path = path / part
+        if path.is_symlink():
+            raise InputError(f"lab registry {root}: {path} is a symlink; refusing to write "
+                             "through it", field="id")
+    return path
+
+
+def run_case_id(scenario_id: str, run_id: str | None, attempt: int = 1) -> str:
+    """The id a run's capture of ``scenario_id`` is kept under:
+    ``<scenario>-<run id>[-<attempt>]`` (lower case; a character no case id allows becomes
+    ``-``), a valid case id or an ``InputError``."""
+    from rcaeval.authoring._newcase import check_case_id
+
+    tail = re.sub(r"[^a-z0-9_]+", "-", (run_id or "norun").lower()).strip("-")
+    return check_case_id(f"{scenario_id}-{tail}" + (f"-{attempt}" if attempt > 1 else ""))
 
 
 def _judge_doc(sc: Scenario) -> dict[str, Any]:
@@ -85,7 +118,7 @@ def write_registry(root: Path, scenarios: list[Scenario], *, start: datetime | N
     ``incident/`` keeps the last capture (a fresh one holds the lab's topology)."""
     start = (start or datetime.now(UTC)).replace(microsecond=0)
     end = start + timedelta(seconds=(CASE_TIMEOUT_S + 300) * max(1, len(scenarios)) * 2)
-    (root / "suites").mkdir(parents=True, exist_ok=True)
+    _inside(root, "suites").mkdir(parents=True, exist_ok=True)
     suite = {"suite_id": SUITE_ID, "version": SUITE_VERSION,
              "description": "The incident lab's fault scenarios, live (docs/lab.md).",
              "execution": {"jobs": 1, "case_timeout_s": CASE_TIMEOUT_S,
@@ -95,8 +128,8 @@ def write_registry(root: Path, scenarios: list[Scenario], *, start: datetime | N
                         "tags": ["lab"]} for sc in scenarios]}
     _dump(root / "suites" / f"{SUITE_ID}.yaml", suite)
     for sc in scenarios:
-        case = root / "cases" / sc.id
-        (case / "incident").mkdir(parents=True, exist_ok=True)
+        case = _inside(root, "cases", sc.id)
+        _inside(root, "cases", sc.id, "incident").mkdir(parents=True, exist_ok=True)
         _dump(case / "case.yaml", _case_doc(sc, start, end))
         _dump(case / "judge.yaml", _judge_doc(sc))
         topo = case / "incident" / "topology.json"
@@ -106,6 +139,8 @@ def write_registry(root: Path, scenarios: list[Scenario], *, start: datetime | N
 
 
 def _dump(path: Path, doc: dict[str, Any]) -> None:
+    if path.is_symlink():
+        raise InputError(f"{path} is a symlink; refusing to write through it", field="id")
     text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
@@ -156,7 +191,7 @@ class LabCases:
             errors.append(f"mitigation: {exc}")
             record.setdefault("mitigation", "not_resolved")
         try:
-            self._capture(sc)
+            self._capture(sc, ws)
         except Exception as exc:  # noqa: BLE001 - the judge then has the older incident data
             errors.append(f"capture: {exc}")
         try:
@@ -165,16 +200,50 @@ class LabCases:
             errors.append(f"revert: {exc}")
         record["error"] = "; ".join(errors) or None
 
-    def _capture(self, sc: Scenario) -> None:
-        """The exercise's window into the case's ``incident/`` (replaced whole)."""
+    def _capture(self, sc: Scenario, ws: Any) -> None:
+        """The exercise's window, kept as the run's own case
+        (``cases/<scenario>-<run id>[-<attempt>]``: never replaced, as ``lab capture --out``
+        replaces nothing without ``--force``) and into the scenario case's ``incident/``
+        (replaced whole: the judge checks this run's evidence against it)."""
         from rcaeval.lab._capture import capture
 
         with tempfile.TemporaryDirectory(prefix="rcaeval-lab-capture-") as tmp:
             out = Path(tmp) / "cases" / sc.id
             capture(out, self.lab_dir, scenario=sc, force=True)
-            dest = self.registry / "cases" / sc.id / "incident"
-            shutil.rmtree(dest, ignore_errors=True)
-            shutil.copytree(out / "incident", dest)
+            case = _inside(self.registry, "cases", sc.id)
+            _replace(out / "incident", _inside(self.registry, "cases", sc.id, "incident"))
+            keep = run_case_id(sc.id, ws.run_id, ws.attempt)
+            kept = _inside(self.registry, "cases", keep)
+            if kept.exists():
+                raise InputError(f"case {keep!r} already exists ({kept}); kept as it was",
+                                 field="case_id")
+            staged = Path(tmp) / keep
+            staged.mkdir()
+            shutil.copytree(out / "incident", staged / "incident")
+            for name in ("case.yaml", "judge.yaml"):
+                doc = yaml.safe_load((case / name).read_text(encoding="utf-8"))
+                doc["case_id"] = keep
+                if name == "case.yaml":
+                    doc["tags"] = [*doc.get("tags", []), "lab-run"]
+                _dump(staged / name, doc)
+            _replace(staged, kept)
+
+
+def _replace(src: Path, dest: Path) -> None:
+    """``dest`` becomes a copy of the tree ``src``: staged beside it, then renamed into place
+    (the old tree is removed after), so a failed copy leaves the old one whole."""
+    tmp = dest.parent / f".{dest.name}.new"
+    old = dest.parent / f".{dest.name}.old"
+    for stale in (tmp, old):
+        if stale.is_symlink() or stale.is_file():
+            stale.unlink()
+        elif stale.exists():
+            shutil.rmtree(stale)
+    shutil.copytree(src, tmp, symlinks=True)
+    if dest.exists():
+        dest.rename(old)
+    tmp.rename(dest)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def record_mitigation(con: duckdb.DuckDBPyConnection, run_id: str | None = None) -> int:

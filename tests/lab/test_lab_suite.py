@@ -100,6 +100,39 @@ def test_oracle_diagnoses_and_mitigates_two_scenarios(env):
     incident = Path(env["env"]["RCAEVAL_LAB_REGISTRY"]) / "cases" / "lab-lock-contention" \
         / "incident"
     assert "still waiting" in (incident / "logs" / "postgres.log").read_text()
+    # ... and kept as the run's own case, which loads and is judged by the same rules
+    from rcaeval.lab._suite import run_case_id
+    from rcaeval.registry import load_case
+
+    reg = Path(env["env"]["RCAEVAL_LAB_REGISTRY"])
+    kept = run_case_id("lab-lock-contention", got["run_id"])
+    case = load_case(reg, kept)
+    assert case.case_id == kept
+    assert (reg / "cases" / kept / "incident" / "logs" / "postgres.log").read_text() == \
+        (incident / "logs" / "postgres.log").read_text()
+    same = load_case(reg, "lab-lock-contention")
+    assert case.judge.model_dump(exclude={"case_id"}) == \
+        same.judge.model_dump(exclude={"case_id"})
+    _nothing_left(env["lab_dir"])
+
+
+def test_a_rerun_keeps_the_earlier_runs_captured_case(env):
+    from rcaeval.lab._suite import run_case_id
+
+    lazy = "command:{python} -m rcaeval.examples.lab_agent --behaviour lazy"
+    reg = Path(env["env"]["RCAEVAL_LAB_REGISTRY"])
+    first = _run(env, lazy, "lab-lock-contention", extra=("--run-id", "lab-rerun-1"))
+    kept = reg / "cases" / run_case_id("lab-lock-contention", first["run_id"])
+    before = {p.relative_to(kept): p.read_bytes() for p in kept.rglob("*") if p.is_file()}
+    assert "still waiting" in before[Path("incident/logs/postgres.log")].decode()
+    second = _run(env, lazy, "lab-lock-contention", extra=("--run-id", "lab-rerun-2"))
+    again = reg / "cases" / run_case_id("lab-lock-contention", second["run_id"])
+    assert again != kept and (again / "incident" / "metrics.json").is_file()
+    assert {p.relative_to(kept): p.read_bytes() for p in kept.rglob("*") if p.is_file()} \
+        == before  # the first run's real-telemetry case is as it was
+    current = reg / "cases" / "lab-lock-contention" / "incident"
+    assert (current / "metrics.json").read_bytes() == \
+        (again / "incident" / "metrics.json").read_bytes()  # judged against the latest
     _nothing_left(env["lab_dir"])
 
 

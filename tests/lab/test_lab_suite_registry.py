@@ -47,3 +47,50 @@ def test_oracle_targets_are_read_from_results() -> None:
                                        where={"program": "pgbench"}, order_by="age_s",
                                        first=True), results) == "31"
     assert resolve_target("pgbench_accounts.aid", results) == "pgbench_accounts.aid"
+
+
+def test_the_default_registry_is_state_outside_the_source_tree(tmp_path, monkeypatch) -> None:
+    from pathlib import Path
+
+    import rcaeval
+    from rcaeval.lab._suite import registry_root
+
+    monkeypatch.delenv("RCAEVAL_LAB_REGISTRY", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert registry_root() == tmp_path / "state" / "rcaeval" / "lab-registry"
+    monkeypatch.delenv("XDG_STATE_HOME")
+    default = registry_root()
+    assert default == Path.home() / ".local" / "state" / "rcaeval" / "lab-registry"
+    checkout = Path(rcaeval.__file__).resolve().parent.parent
+    assert checkout not in default.resolve().parents
+    monkeypatch.setenv("RCAEVAL_LAB_REGISTRY", str(tmp_path / "mine"))
+    assert registry_root() == tmp_path / "mine"
+
+
+def test_a_run_scoped_case_id_is_a_valid_separator_free_id() -> None:
+    import pytest
+
+    from rcaeval.errors import InputError
+    from rcaeval.lab._suite import run_case_id
+
+    assert run_case_id("lab-dropped-index", "lab-20261202T123000-a1b2c3") == \
+        "lab-dropped-index-lab-20261202t123000-a1b2c3"
+    assert run_case_id("lab-dropped-index", "r1", 3) == "lab-dropped-index-r1-3"
+    assert run_case_id("lab-dropped-index", "../../etc/x") == "lab-dropped-index-etc-x"
+    with pytest.raises(InputError):
+        run_case_id("lab-dropped-index", "x" * 200)
+
+
+def test_the_registry_is_not_written_through_a_symlink(tmp_path) -> None:
+    import pytest
+
+    from rcaeval.errors import InputError
+
+    scenarios = load_scenarios()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "reg" / "cases").mkdir(parents=True)
+    (tmp_path / "reg" / "cases" / scenarios[0].id).symlink_to(outside)
+    with pytest.raises(InputError, match="symlink"):
+        write_registry(tmp_path / "reg", scenarios)
+    assert list(outside.iterdir()) == []
