@@ -62,7 +62,10 @@ def _service_logs(path: Path) -> list[LogLine]:
         except ValueError:
             continue
         extra = {k: rec[k] for k in ("route", "aid", "status", "latency_ms") if k in rec}
-        msg = rec.get("msg", "") + (" " + json.dumps(extra, sort_keys=True) if extra else "")
+        # one line, as a capture writes it: a line break in the message (a database error's
+        # DETAIL) would split the captured entry and shift every later line's id
+        msg = " ".join(str(rec.get("msg", "")).splitlines()) + (
+            " " + json.dumps(extra, sort_keys=True) if extra else "")
         out.append(LogLine(id=f"L-service-{no:05d}", ts=rec.get("ts"), at=_at(rec.get("ts")),
                            level=str(rec.get("level", "info")).upper(), component="service",
                            instance="service", message=msg))
@@ -84,10 +87,14 @@ def _postgres_logs(path: Path) -> list[LogLine]:
 
 
 def _lines(path: Path) -> list[str]:
+    """The complete lines of an append-only log: a last line without its newline is still
+    being written, and is read (under the same line number, so the same id) once whole."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+        text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return []
+    lines = text.splitlines()
+    return lines if text.endswith("\n") else lines[:-1]
 
 
 def change_events(path: Path) -> list[dict[str, Any]]:

@@ -159,3 +159,62 @@ def _capture_is_an_offline_case(lab_dir: Path, sc) -> None:
                and max(v for _, v in s["points"]) >= 1 for s in data.series)
     assert any("still waiting" in ln.message for ln in data.logs)
     assert any(c["name"] == "LabLockWaits" and c["status"] == "fail" for c in data.checks)
+
+
+def _until(what: str, cond, timeout_s: float) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.2)  # polling interval of a real condition
+
+
+def _killed(argv: list[str], until: str, cond, timeout_s: float) -> None:
+    """Run ``rcaeval lab ARGV`` and kill -9 its whole process group once ``cond`` holds."""
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "rcaeval", "lab", *argv],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        _until(until, cond, timeout_s)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+@pytest.mark.skipif(bool(MISSING), reason="the lab's Debian packages are not installed "
+                    f"(missing {', '.join(MISSING)}; run `make lab-deps` as root)")
+def test_a_killed_up_or_inject_leaves_nothing_after_the_next_up_and_down(lab_dir):
+    """kill -9 of `lab up` while it starts the stack, then of `lab inject` of the disk-full
+    scenario once its size-limited volume is mounted and filling: the next `lab up` stops
+    what the killed commands left, and after `lab down` no process, port or mount is left."""
+    from rcaeval.lab._procs import read_procs
+    from rcaeval.lab._volume import _mounts
+
+    def mounted() -> list[Path]:
+        return [m for m in _mounts() if m == lab_dir or lab_dir in m.parents]
+
+    _killed(["up", "--dir", str(lab_dir)], "a component of `up` running",
+            lambda: any(p.alive() for p in read_procs(lab_dir)), timeout_s=240)
+    left = [p for p in read_procs(lab_dir) if p.alive()]
+    assert left  # the kill left what `up` had started (each component has its own session)
+    first = lab._stack.read_state(lab_dir) or {}
+    _cli("up", "--dir", str(lab_dir))
+    assert not any(p.alive() for p in left)
+    _killed(["inject", "lab-disk-full", "--dir", str(lab_dir)], "the volume mounted",
+            lambda: bool(mounted()), timeout_s=240)
+    assert mounted()  # the killed inject left its volume mounted
+    state = lab._stack.read_state(lab_dir)
+    _cli("up", "--dir", str(lab_dir))
+    assert mounted() == []  # the next `up` unmounted it
+    last = lab._stack.read_state(lab_dir)
+    _cli("down", "--dir", str(lab_dir))
+    assert _pids_with(str(lab_dir)) == []
+    ports = {*last["ports"].values(), *state["ports"].values(),
+             *(first.get("ports") or {}).values()}
+    assert not any(port_open(p) for p in ports)
+    assert mounted() == []
+    assert _cli("status", "--dir", str(lab_dir))["running"] is False

@@ -111,3 +111,39 @@ def test_every_shipped_injector_kind_has_its_change_events(tmp_path):
     for ev in got:
         assert {"type", "object", "reason", "message"} <= ev.keys()
         assert "{" not in ev["message"] and "lab-" not in ev["message"]
+
+
+def test_captured_log_lines_keep_their_live_ids_offline(tmp_path):
+    """Live log → capture → the offline log reader: every entry has the same id and text. A
+    message with line breaks stays one line (else every later id would shift), and a last
+    line still being written (no newline yet) is not read until it is whole."""
+    import json
+
+    from rcaeval.lab._capture import _log_text
+    from rcaeval.tools._logstore import parse_logs
+
+    recs = [{"ts": f"2026-12-02T10:00:0{i}Z", "level": "error", "route": "/r",
+             "msg": m} for i, m in enumerate(["database error: x\nDETAIL: y\r\nz",
+                                               "served\u2028twice", "fine"])]
+    path = tmp_path / "service.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs) + "not json\n"
+                    + json.dumps(recs[2])[:-5])
+    live = _service_logs(path)
+    assert [ln.id for ln in live] == ["L-service-00001", "L-service-00002",
+                                      "L-service-00003"]
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "service.log").write_text(_log_text(live))
+    offline = {ln.id: ln for ln in parse_logs([logs / "service.log"])}
+    assert list(offline) == [ln.id for ln in live]
+    for ln in live:
+        assert offline[ln.id].message == ln.message and offline[ln.id].ts == ln.ts
+    pg = tmp_path / "postgres.log"
+    entry = "2026-12-02 10:00:01.123 UTC [42] lab@lab LOG:  process 42 still waiting for lock"
+    pg.write_text("2026-12-02 10:00:00.001 UTC [41] LOG:  checkpoint starting: time\n"
+                  + entry[:60])
+    assert [ln.id for ln in _postgres_logs(pg)] == ["L-postgres-00001"]
+    with pg.open("a") as out:  # the writer finishes its line: read whole, under its number
+        out.write(entry[60:] + "\n")
+    last = _postgres_logs(pg)[-1]
+    assert last.id == "L-postgres-00002" and last.message.endswith("still waiting for lock")
