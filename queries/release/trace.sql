@@ -2,7 +2,14 @@
 -- ordering metrics and the artifact's knowledge provenance read.
 -- reads: release_capture (capture.sql: knowledge_text, trace_text, cd_text, validated by
 --   validate_trace.sql, so every value here has its declared type)
--- writes (views):
+-- writes: release_knowledge and release_confidence as views (each read by few queries,
+--   parsing little), release_trace_observation and release_confidence_breakdown as temp
+--   tables: each is read by two or three diagnostic queries, and as views each of those
+--   parsed every trace / confidence_diagnostics text again. release_confidence stays a view:
+--   its averages add in the scan's order, and a table's rows may come back in another order,
+--   changing the last digits of a float sum. Rows with a problem are gone (capture.sql), so
+--   a text here is JSON null or an object (validate_trace.sql): from_json of null gives NULL,
+--   no second parse to test the type. The relations:
 --   release_knowledge (capture_id, package_id, activation_path) -- one row per measured
 --     capture (NULLs when it records no knowledge package: a capture/1 row);
 --   release_trace_observation (capture_id, snapshot_status, obs_order, collector, plane,
@@ -29,7 +36,7 @@ SELECT capture_id,
        json_extract_string(knowledge_text, '$.activation_path') AS activation_path
 FROM release_capture;
 
-CREATE OR REPLACE TEMP VIEW release_trace_observation AS
+CREATE OR REPLACE TEMP TABLE release_trace_observation AS
 WITH snap AS (
   SELECT capture_id, rc_family, rc_evidence_ids,
          from_json(trace_text, '{"status": "VARCHAR", "observations": [{"order": "BIGINT",
@@ -38,7 +45,7 @@ WITH snap AS (
            "incident_time_relation": "VARCHAR", "supporting_source_groups": "VARCHAR[]",
            "contradicting_source_groups": "VARCHAR[]", "plan_step": "BIGINT"}]}') AS t
   FROM release_capture
-  WHERE trace_text IS NOT NULL AND json_type(CAST(trace_text AS JSON)) = 'OBJECT'
+  WHERE trace_text IS NOT NULL
 ),
 obs AS (
   SELECT capture_id, rc_family, rc_evidence_ids, t.status AS snapshot_status,
@@ -64,14 +71,15 @@ SELECT capture_id, probability,
        CASE WHEN rc_family IS NOT NULL AND expected_family IS NOT NULL
             THEN rc_family = expected_family END AS correct
 FROM (SELECT capture_id, rc_family, expected_family,
-             TRY_CAST(json_extract(CAST(cd_text AS JSON), '$.probability') AS DOUBLE) AS probability,
-             TRY_CAST(json_extract(CAST(cd_text AS JSON), '$.self_check.calibrated_probability')
-                      AS DOUBLE) AS calibrated
-      FROM release_capture
-      WHERE cd_text IS NOT NULL)
+             TRY_CAST(v[1] AS DOUBLE) AS probability, TRY_CAST(v[2] AS DOUBLE) AS calibrated
+      FROM (SELECT capture_id, rc_family, expected_family,
+                   json_extract(cd_text, ['$.probability', '$.self_check.calibrated_probability'])
+                       AS v
+            FROM release_capture
+            WHERE cd_text IS NOT NULL))
 WHERE probability IS NOT NULL AND isfinite(probability) AND probability BETWEEN 0 AND 1;
 
-CREATE OR REPLACE TEMP VIEW release_confidence_breakdown AS
+CREATE OR REPLACE TEMP TABLE release_confidence_breakdown AS
 SELECT capture_id, rc_family, rc_confidence, cd.base_score, cd.final_score,
        coalesce(list_sum(list_transform(coalesce(cd.adjustments, []), lambda a: a.delta)), 0)
            AS delta_sum,
@@ -86,4 +94,5 @@ FROM (SELECT capture_id, rc_family, rc_confidence,
                "independent_source_groups": ["VARCHAR"],
                "gates": [{"passed": "BOOLEAN"}]}') AS cd
       FROM release_capture
-      WHERE cd_text IS NOT NULL AND json_type(CAST(cd_text AS JSON)) = 'OBJECT');
+      WHERE cd_text IS NOT NULL)
+WHERE cd IS NOT NULL;
