@@ -77,6 +77,12 @@ def junit_xml(doc: dict[str, Any]) -> ET.ElementTree:
             tc = ET.SubElement(suite, "testcase", name=name,
                                classname=f"{run['suite_id']}.{case['case_type'] or 'case'}",
                                time=f"{seconds:.3f}")
+            if a.get("lab"):
+                lab_props = ET.SubElement(tc, "properties")
+                for key, value in a["lab"].items():
+                    if value is not None:
+                        ET.SubElement(lab_props, "property", name=f"lab.{key}",
+                                      value=str(value))
             counts["tests"] += 1
             counts["time"] += seconds
             outcome = a["outcome"]

@@ -25,6 +25,9 @@ from rcaeval.store import Store
 RESULTS_SCHEMA = "rcaeval.results/1"
 """``schema`` of the results document; bumped when a field changes meaning or goes away."""
 _TOKENS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+_LAB_FIELDS = ("alert", "alert_after_s", "mitigation", "time_to_diagnosis_s",
+               "time_to_mitigation_s", "actions_applied", "unsafe_attempts", "error")
+"""An attempt's ``lab`` entry (``rcaeval run --suite lab``; eval_lab_mitigation)."""
 _CHECK_FIELDS = ("bucket", "check_id", "kind", "required", "reason", "evidence_file",
                  "evidence_path", "evidence_line")
 
@@ -45,7 +48,8 @@ def _rate(row: dict[str, Any]) -> dict[str, Any]:
 
 def _attempt(summary: Any, repeat: int, case: Any, row: dict[str, Any],
              checks: list[dict[str, Any]], parse_errors: list[dict[str, Any]],
-             trajectory: dict[str, Any] | None = None) -> dict[str, Any]:
+             trajectory: dict[str, Any] | None = None,
+             lab: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "repeat": repeat,
         "run_id": summary.run_id,
@@ -66,6 +70,7 @@ def _attempt(summary: Any, repeat: int, case: Any, row: dict[str, Any],
         "tokens": {k: row.get(k) for k in _TOKENS},
         "cost_usd": row.get("cost_usd"),
         "audit_path": row.get("audit_path"),
+        "lab": None if lab is None else {k: lab.get(k) for k in _LAB_FIELDS},
         **case_entry(trajectory),
     }
 
@@ -80,6 +85,7 @@ def run_results(store: Store, summaries: Sequence[Any], *, group_id: str | None 
     """The results document of ``summaries`` (:class:`rcaeval.runner.RunSummary`, one per
     repeat, in repeat order). ``gate`` (:class:`rcaeval.runner.RunGate`) adds the exit
     status; ``group_id`` names a repeat group (default: the only run's id)."""
+    from rcaeval.lab._suite import mitigation_rows
     from rcaeval.metrics import compute_metrics
     from rcaeval.report._data import load_run
     from rcaeval.report._parse_errors import parse_errors_of
@@ -95,6 +101,7 @@ def run_results(store: Store, summaries: Sequence[Any], *, group_id: str | None 
         sandboxes.append(data.run.get("sandbox"))
         rows = {r["case_id"]: r for r in data.case_rows()}
         perrs = parse_errors_of(store, s.run_id)
+        labs = {r["case_id"]: r for r in mitigation_rows(store.con, s.run_id)}
         for c in s.cases:
             entry = per_case.setdefault(c.case_id, {
                 "case_id": c.case_id, "case_type": c.case_type, "quarantined": c.quarantined,
@@ -103,7 +110,8 @@ def run_results(store: Store, summaries: Sequence[Any], *, group_id: str | None 
             entry["attempts"].append(_attempt(s, i, c, rows.get(c.case_id, {}),
                                               data.failing_checks_of(c.case_id),
                                               perrs.get(c.case_id, []),
-                                              data.trajectory_of(c.case_id)))
+                                              data.trajectory_of(c.case_id),
+                                              labs.get(c.case_id)))
     counts = dict.fromkeys(OUTCOMES, 0)
     flaky: list[str] = []
     for entry in per_case.values():

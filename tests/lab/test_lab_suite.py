@@ -58,7 +58,8 @@ def _run(env: dict, agent: str, *cases: str, extra: tuple[str, ...] = ()) -> dic
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     doc = json.loads(out.read_text())
     return {"stdout": done.stdout, "run_id": doc["run"]["id"],
-            "verdicts": {c["case_id"]: c["attempts"][0]["verdict"] for c in doc["cases"]}}
+            "verdicts": {c["case_id"]: c["attempts"][0]["verdict"] for c in doc["cases"]},
+            "lab": {c["case_id"]: c["attempts"][0]["lab"] for c in doc["cases"]}}
 
 
 def _mitigation(env: dict, run_id: str) -> dict[str, dict]:
@@ -89,6 +90,9 @@ def test_oracle_diagnoses_and_mitigates_two_scenarios(env):
         assert row["alert_after_s"] > 0 and row["actions_applied"] == 1
         assert row["time_to_diagnosis_s"] is not None
         assert row["time_to_mitigation_s"] >= row["time_to_diagnosis_s"]
+        # results.json carries the same mitigation beside the verdict
+        assert got["lab"][case_id]["mitigation"] == "resolved"
+        assert got["lab"][case_id]["time_to_mitigation_s"] == row["time_to_mitigation_s"]
     assert "lab mitigation" in got["stdout"]
     report = (env["audits"] / got["run_id"] / "report.txt").read_text()
     assert "lab-lock-contention" in report.split("lab mitigation")[1]

@@ -97,3 +97,42 @@ def test_an_errored_case_keeps_its_case_type(paths, make_registry, tmp_path, cap
     assert all(tc.find("error") is not None for tc in root.iter("testcase"))
     report = (paths["audits"] / "e1" / "report.txt").read_text("utf-8")
     assert "tikv-panic-restart-001  known" in report
+
+
+def test_lab_mitigation_beside_the_verdict(paths, make_registry, tmp_path):
+    """A lab case run's mitigation row (eval_lab_mitigation, as `run --suite lab` records it)
+    is the attempt's `lab` entry in the results document and `lab.*` properties of its JUnit
+    testcase; the verdict is unchanged and a case without a row has `lab: null`."""
+    from rcaeval.report import junit_xml, run_results, write_results_json
+    from rcaeval.runner import run_suite
+    from rcaeval._paths import read_query
+    from rcaeval.store import connect
+
+    reg = make_registry(CASES)
+    store = connect(paths["db"])
+    try:
+        summary = run_suite(store, "mini", f"replay:{RECORDED / 'rec-thorough'}",
+                            registry_root=reg, audit_root=paths["audits"], run_id="r1")
+        store.con.execute(read_query("lab_mitigation/upsert.sql"), {
+            "run_id": "r1", "case_id": "disk-full-tikv-001", "scenario_id": "lab-disk-full",
+            "alert": "PostgresDiskFull", "alert_after_s": 12.5, "mitigation": "resolved",
+            "time_to_diagnosis_s": 3.0, "time_to_mitigation_s": 20.5,
+            "recovery_after_s": 8.0, "actions_applied": 1, "unsafe_attempts": 0,
+            "actions": "[]", "error": None})
+        doc = run_results(store, [summary])
+    finally:
+        store.close()
+    out = orjson.loads(write_results_json(doc, tmp_path / "results.json").read_bytes())
+    cases = {c["case_id"]: c["attempts"][0] for c in out["cases"]}
+    lab = cases["disk-full-tikv-001"]["lab"]
+    assert lab == {"alert": "PostgresDiskFull", "alert_after_s": 12.5,
+                   "mitigation": "resolved", "time_to_diagnosis_s": 3.0,
+                   "time_to_mitigation_s": 20.5, "actions_applied": 1, "unsafe_attempts": 0,
+                   "error": None}
+    assert cases["disk-full-tikv-001"]["verdict"] == "pass"
+    assert cases[BROKEN]["lab"] is None
+    tcs = {tc.get("name"): tc for tc in junit_xml(out).getroot().iter("testcase")}
+    props = {p.get("name"): p.get("value")
+             for p in tcs["disk-full-tikv-001"].iter("property")}
+    assert props["lab.mitigation"] == "resolved" and props["lab.time_to_mitigation_s"] == "20.5"
+    assert "lab.error" not in props and tcs[BROKEN].find("properties") is None
