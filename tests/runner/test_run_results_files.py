@@ -103,9 +103,9 @@ def test_lab_mitigation_beside_the_verdict(paths, make_registry, tmp_path):
     """A lab case run's mitigation row (eval_lab_mitigation, as `run --suite lab` records it)
     is the attempt's `lab` entry in the results document and `lab.*` properties of its JUnit
     testcase; the verdict is unchanged and a case without a row has `lab: null`."""
+    from rcaeval._paths import read_query
     from rcaeval.report import junit_xml, run_results, write_results_json
     from rcaeval.runner import run_suite
-    from rcaeval._paths import read_query
     from rcaeval.store import connect
 
     reg = make_registry(CASES)
