@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
             help="Override RCA_HARNESS_GATE3_OUTCOME: what a remaining gate-3 failure ends "
             "as (insufficient_evidence | degraded).")] = None,
     ) -> None:
-        from rcaeval.harness._config import HarnessConfig
+        from rcaeval.harness import HarnessConfig
 
         config = HarnessConfig.from_env().replace(
             pass_score=pass_score, max_repair_attempts=max_repair_attempts,
@@ -62,7 +62,7 @@ def _run(file: Path, out: Path | None, fmt: Format, checks_out: Path | None,
          config: Any) -> int:
     import orjson
 
-    from rcaeval.harness._batch import check_batch
+    from rcaeval.harness import check_batch
 
     batch = check_batch(file, config)
     results = batch.results
@@ -120,7 +120,7 @@ def _print_table(results: Any) -> None:
     from rich.table import Table
 
     from rcaeval.cli._console import out_console
-    from rcaeval.harness._gates import GATE_IDS
+    from rcaeval.harness import GATE_IDS
 
     table = Table(title="RCA harness", show_lines=False)
     cols = ("#", "id", "status", "score", "gates 1-4 (final)", "failed before repair",

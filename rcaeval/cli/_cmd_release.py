@@ -57,8 +57,8 @@ def register(app: typer.Typer) -> None:
         sign_key: Annotated[str | None, typer.Option(
             "--sign-key", help="Sign the artifact with this key: " + KEY_HELP + ".")] = None,
     ) -> None:
+        from rcaeval.release import load_key
         from rcaeval.release._metrics import check_confidence, measure, write_metrics_json
-        from rcaeval.release._signing import load_key
 
         check_confidence(confidence)
         key = load_key(sign_key, field="sign_key")
@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
         import orjson
 
         from rcaeval.errors import GateFailed
-        from rcaeval.release._gate import check_gate, load_artifact
+        from rcaeval.release import check_gate, load_artifact
 
         doc = load_artifact(artifact, verify_key=verify_key)
         res = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage,
@@ -148,7 +148,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         import polars as pl
 
-        from rcaeval.release._history import stored_windows
+        from rcaeval.release import stored_windows
         from rcaeval.store import connect
 
         with connect(db, read_only=True) as store:
@@ -181,8 +181,8 @@ def register(app: typer.Typer) -> None:
             "--shadow/--no-shadow", help="Also write the shadow window (same incidents, the "
             "shadow knowledge package) to OUT/shadow/.")] = True,
     ) -> None:
+        from rcaeval.release import write_synthetic_files
         from rcaeval.release._sample import SampleSpec, write_sample, write_shadow
-        from rcaeval.release._synthetic import write_synthetic_files
 
         spec = SampleSpec(n=n, seed=seed)
         info = write_sample(out, spec, name=name)
@@ -205,7 +205,7 @@ def register(app: typer.Typer) -> None:
     @reviews.command("validate", help="Validate operator reviews (.jsonl or .csv). Exit 3 "
                      "when any row is invalid (each named with file, line and field).")
     def reviews_validate(file: Annotated[Path, typer.Argument(help="Reviews file.")]) -> None:
-        from rcaeval.release._reviews import read_reviews
+        from rcaeval.release import read_reviews
 
         rf = read_reviews(file)
         typer.echo(f"{len(rf.reviews)} valid review(s), {len(rf.problems)} invalid")
@@ -224,7 +224,7 @@ def register(app: typer.Typer) -> None:
             "--captures", help="Capture export whose analyses date the reviews.")] = None,
         db: DbOpt = None,
     ) -> None:
-        from rcaeval.release._review_store import import_reviews
+        from rcaeval.release import import_reviews
         from rcaeval.store import connect
 
         with connect(db) as store:
@@ -242,7 +242,7 @@ def register(app: typer.Typer) -> None:
         incident: Annotated[str | None, typer.Option("--incident")] = None,
         db: DbOpt = None,
     ) -> None:
-        from rcaeval.release._review_store import review_history
+        from rcaeval.release import review_history
         from rcaeval.store import connect
 
         with connect(db, read_only=True) as store:
@@ -258,7 +258,7 @@ def register(app: typer.Typer) -> None:
         db: DbOpt = None,
         out: Annotated[Path | None, typer.Option("--out", help="Also write JSONL.")] = None,
     ) -> None:
-        from rcaeval.release._review_store import verified_actions
+        from rcaeval.release import verified_actions
         from rcaeval.store import connect
 
         with connect(db, read_only=True) as store:
@@ -281,7 +281,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         import orjson
 
-        from rcaeval.release._candidates import knowledge_candidates
+        from rcaeval.release import knowledge_candidates
 
         res = knowledge_candidates(reviews_file, captures)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -302,8 +302,7 @@ def register(app: typer.Typer) -> None:
 
 def _record(artifact: Path, db: Path | None, *, allow_synthetic: bool,
             verify_key: Any = None) -> None:
-    from rcaeval.release._gate import load_artifact
-    from rcaeval.release._history import record_window
+    from rcaeval.release import load_artifact, record_window
     from rcaeval.store import connect
 
     doc = load_artifact(artifact, verify_key=verify_key)

@@ -33,7 +33,7 @@ def register_selftest(lab_app: typer.Typer) -> None:
         import sys
 
         from rcaeval.errors import ExitCode
-        from rcaeval.lab._selftest import selftest as run
+        from rcaeval.lab import selftest as run
 
         def progress(row) -> None:
             if not as_json:

@@ -46,8 +46,7 @@ def register_compare(release: typer.Typer) -> None:
         import orjson
 
         from rcaeval.errors import GateFailed, InputError
-        from rcaeval.release._compare import compare
-        from rcaeval.release._gate import load_artifact
+        from rcaeval.release import compare, load_artifact
 
         if (active is None) == (staging is None):
             raise InputError("give exactly one of --active and --staging (the artifact the "

@@ -74,7 +74,7 @@ class IncidentIndex:
     """The incident data of one case, indexed for the checks above."""
 
     def __init__(self, case_dir: Path, incident_dir: Path) -> None:
-        from rcaeval.tools._data import load_case_data
+        from rcaeval.tools import load_case_data
 
         data = load_case_data(case_dir, incident_dir)
         self.log_store = data.log_store  # looked up by id, never materialised line by line

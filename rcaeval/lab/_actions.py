@@ -28,7 +28,7 @@ from typing import Any
 from rcaeval.lab._procs import LabError, read_procs, stop
 from rcaeval.lab._stack import psql, start_component, wait_ready
 from rcaeval.lab._volume import DISK_DIR
-from rcaeval.tools._paging import ToolInputError
+from rcaeval.tools import ToolInputError
 
 ACTION_LOG = "actions.jsonl"
 RESTARTABLE = ("postgres", "pg_exporter", "node_exporter", "service", "loadgen", "workload")

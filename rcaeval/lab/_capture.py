@@ -12,7 +12,7 @@ from typing import Any
 
 from rcaeval.lab._live import TOPOLOGY, LabSource, live_metrics
 from rcaeval.lab._scenario import Scenario
-from rcaeval.tools._data import CaseData
+from rcaeval.tools import CaseData
 
 
 def _log_text(lines: list[Any]) -> str:

@@ -34,7 +34,7 @@ def query_view(tools: Any, view: str, limit: int | None = None) -> dict[str, Any
     recorded and counted like any tool call)."""
     from datetime import UTC, datetime
 
-    from rcaeval.tools._tools import ToolInputError
+    from rcaeval.tools import ToolInputError
 
     args = {"view": view, "limit": limit}
 

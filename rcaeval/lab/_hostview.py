@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rcaeval.lab._actions import DISK_DIR, _lab_pids
-from rcaeval.tools._paging import ToolInputError
+from rcaeval.tools import ToolInputError
 
 HOST_VIEWS = ("processes", "disk")
 MAX_ROWS = 100

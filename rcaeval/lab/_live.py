@@ -17,13 +17,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from rcaeval.ingest._prometheus import prometheus_series
+from rcaeval.ingest import prometheus_series
 from rcaeval.lab import _http
 from rcaeval.lab._procs import LabError
 from rcaeval.lab._stack import CONFIG, psql, read_state
+from rcaeval.tools import IncidentTools
 from rcaeval.tools._data import CaseData, LogLine, _at
 from rcaeval.tools._logstore import MemoryLogStore
-from rcaeval.tools._tools import IncidentTools
 
 CHECKS_SNAPSHOT = "logs/alert_checks.json"
 """The alert rules' checks as they stood when the injected scenario's alert fired: what

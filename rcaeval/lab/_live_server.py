@@ -15,9 +15,9 @@ from rcaeval.lab._actions import ACTIONS, apply_action, catalog_text
 from rcaeval.lab._dbview import VIEW_LIMIT_MAX, query_view
 from rcaeval.lab._hostview import host_view
 from rcaeval.lab._live import LabSource, LiveIncidentTools
+from rcaeval.tools import ToolInputError
 from rcaeval.tools._guard import run_stdio
 from rcaeval.tools._server import _serve_http, build_server
-from rcaeval.tools._tools import ToolInputError
 
 
 def build_live_server(tools: LiveIncidentTools) -> MCPServer:

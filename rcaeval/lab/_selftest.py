@@ -103,7 +103,7 @@ def run_agent(role: str, plan: dict[str, Any], case_id: str, lab_dir: Path, audi
     ``rcaeval lab tools`` over MCP (stdio) in a workspace of its own; the workspace's bundle
     is mirrored into the audit dir ``audit`` with a runner manifest, as ``rcaeval run``
     does, so the judge reads it like any run."""
-    from rcaeval.runner._audit import mirror_audit
+    from rcaeval.runner import mirror_audit
 
     plans = work / "plans"
     plans.mkdir(parents=True, exist_ok=True)

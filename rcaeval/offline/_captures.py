@@ -111,10 +111,9 @@ def read_capture_fixtures(source: str | Path, *, reviews: str | Path | None = No
     metrics --window``) and ``stage``. Invalid captures and captures without a case type
     label are left out: the first as ``errors``, the second as ``skipped``. The export fails
     as a whole only when it is missing, unreadable or holds no capture."""
+    from rcaeval.release import STAGES, parse_window
     from rcaeval.release._captures import build_window, load_captures, open_connection, problems
     from rcaeval.release._metrics import ALL_TIME, _reviews_of
-    from rcaeval.release._models import STAGES
-    from rcaeval.release._window import parse_window
 
     p = Path(source)
     if not p.exists():

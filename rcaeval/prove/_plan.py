@@ -21,13 +21,14 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rcaeval.bundle._contract import REF_TYPES
+from rcaeval.bundle import REF_TYPES
 from rcaeval.prove._reach import (
     Unreachable,
     _catalog,
     unavailable_channels,
     unreachable_checks,
 )
+from rcaeval.registry import MergedCase
 from rcaeval.registry._conditions import (
     DetectorCondition,
     FactCondition,
@@ -37,7 +38,6 @@ from rcaeval.registry._conditions import (
     NumericSeriesAnyGt,
     SpanErrorAny,
 )
-from rcaeval.registry._merged import MergedCase
 
 ROLES: tuple[str, ...] = ("oracle", "lazy", "wrong")
 """The reference agents of a proof, in table order."""

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import orjson
 
+from rcaeval.registry import MergedCase
 from rcaeval.registry._conditions import (
     DetectorCondition,
     FactCondition,
@@ -25,7 +26,6 @@ from rcaeval.registry._conditions import (
 )
 from rcaeval.registry._facts import FACT_INPUTS
 from rcaeval.registry._judge import check_yaml_path, iter_checks
-from rcaeval.registry._merged import MergedCase
 
 RUNNER_FILES: tuple[str, ...] = ("manifest.json", "output.txt", "transcript.json")
 """Bundle files the runner writes for every case it runs (docs/agents.md): the manifest, and
@@ -160,7 +160,7 @@ def unreachable_checks(case: MergedCase) -> list[Unreachable]:
 def lint_unreachable(case: MergedCase, rel_judge: str) -> list:
     """``rcaeval validate``'s ``unreachable_evidence`` warnings of one case: one per check
     nothing the agent is given can pass (file, line and dotted field of the check)."""
-    from rcaeval.registry._common import Problem
+    from rcaeval.registry import Problem
     from rcaeval.registry._yamlsrc import dotted, parse_yaml
 
     found = unreachable_checks(case)

@@ -384,8 +384,7 @@ def render_release_gate_notebook(
                              field="captures")
         if not window:
             raise InputError("measuring captures needs a window (START..END)", field="window")
-        from rcaeval.release import measure, write_metrics_json
-        from rcaeval.release._signing import load_key
+        from rcaeval.release import load_key, measure, write_metrics_json
 
         m = measure(captures, window, reviews=reviews, stage=stage)
         metrics = html.resolve().with_suffix(".metrics.json")
