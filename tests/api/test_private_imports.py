@@ -12,6 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2] / "rcaeval"
 
 BACKLOG = {
+    ("rcaeval/report/_results.py", "rcaeval.lab._suite"),
     ("rcaeval/authoring/_examples.py", "rcaeval.registry._common"),
     ("rcaeval/authoring/_examples.py", "rcaeval.registry._yamlsrc"),
     ("rcaeval/authoring/_newcase.py", "rcaeval.registry._common"),
