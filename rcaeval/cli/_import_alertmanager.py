@@ -23,7 +23,8 @@ def register(import_app: typer.Typer) -> None:
             "(RFC 3339 times, or now / now-30m).", show_default=False)] = None,
     ) -> None:
         """Import Alertmanager alerts as alert-rule checks (active: fail, suppressed: warn)."""
-        from rcaeval.ingest import import_alertmanager, parse_window
+        from rcaeval.ingest import import_alertmanager
+        from rcaeval.ingest._window import parse_window  # (start, end); the facade's is a Window
 
         got = import_alertmanager(files, out, window=parse_window(window) if window else None)
         counts = {s: sum(1 for c in got.checks if c["status"] == s)

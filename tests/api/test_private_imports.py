@@ -23,6 +23,9 @@ BACKLOG = {
     ("rcaeval/bundle/_lint.py", "rcaeval.registry._case"),
     ("rcaeval/charts/_trend.py", "rcaeval.release._history"),
     ("rcaeval/cli/_case_capture.py", "rcaeval.ingest._capture"),
+    # rcaeval.ingest exports _common.parse_window (a Window); these need _window's (start, end)
+    ("rcaeval/cli/_case_capture.py", "rcaeval.ingest._window"),
+    ("rcaeval/cli/_import_alertmanager.py", "rcaeval.ingest._window"),
     ("rcaeval/cli/_case_try.py", "rcaeval.authoring._try"),
     ("rcaeval/cli/_cmd_baseline.py", "rcaeval.report._fmt"),
     ("rcaeval/cli/_cmd_demo.py", "rcaeval.runner._agents"),
