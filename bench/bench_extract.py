@@ -1,6 +1,11 @@
 """Benchmark extraction: synthetic cases → raw tables; prints throughput and peak RSS.
 
     .venv/bin/python bench/bench_extract.py --cases 400 --points 2000 --workers 2
+    .venv/bin/python -m bench.bench_extract --runs W/recorded   # e.g. `rcaeval synth runs`
+
+With ``--runs DIR`` it extracts the case dirs under DIR (an audits root) instead, in chunks of
+1,000, and also reports the CPU of the parent (Arrow from the workers, the inserts, commits)
+and of the workers.
 
 As the workload ``extract:N`` of ``python -m bench`` it runs N cases of 1,000 points with
 ``--json`` in a child process; the row's wall is the extraction alone.
@@ -63,9 +68,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=200)
     ap.add_argument("--points", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--batch-size", type=int, default=50)
+    ap.add_argument("--batch-size", type=int, default=None,
+                    help="cases per write batch (default 50, or 1,000 with --runs)")
+    ap.add_argument("--runs", type=Path, default=None,
+                    help="extract the case dirs under this audits root instead")
     ap.add_argument("--json", action="store_true", help="print one JSON line of figures")
     args = ap.parse_args(argv)
+    if args.runs is not None:
+        return _runs_main(args)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "audits"
         for i in range(args.cases):
@@ -75,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         con = store.con
         refs = discover_case_dirs(root)
         start = time.perf_counter()
-        summary = extract_cases(con, refs, workers=args.workers, batch_size=args.batch_size,
-                                progress=False)
+        summary = extract_cases(con, refs, workers=args.workers,
+                                batch_size=args.batch_size or 50, progress=False)
         elapsed = time.perf_counter() - start
         rows = sum(summary.rows.values())
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -88,6 +98,36 @@ def main(argv: list[str] | None = None) -> int:
             print(orjson.dumps({"cases": summary.cases, "rows": rows,
                                 "seconds": elapsed}).decode())
         store.close()
+    return 0
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _runs_main(args: argparse.Namespace) -> int:
+    """Extract the case dirs under ``args.runs`` into a fresh store; CPU split parent/workers
+    (the workers' CPU is counted once the pool has exited, at the end of extract_cases)."""
+    refs = discover_case_dirs(args.runs)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = st.connect(Path(tmp) / "bench.duckdb")
+        parent0, children0 = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        summary = extract_cases(store.con, refs, workers=args.workers,
+                                batch_size=args.batch_size or 1000, progress=False)
+        elapsed = time.perf_counter() - start
+        parent = _cpu(resource.RUSAGE_SELF) - parent0
+        workers = _cpu(resource.RUSAGE_CHILDREN) - children0
+        store.close()
+    rows = sum(summary.rows.values())
+    n = max(summary.cases, 1)
+    print(f"{summary.cases} case runs, {rows:,} rows: wall {elapsed:.2f}s, CPU parent "
+          f"{parent:.2f}s + workers {workers:.2f}s = {parent + workers:.2f}s "
+          f"({(parent + workers) / n * 1000:.2f} ms a run; parent {parent / n * 1000:.2f} ms)")
+    if args.json:
+        print(orjson.dumps({"cases": summary.cases, "rows": rows, "seconds": elapsed,
+                            "cpu_parent": parent, "cpu_workers": workers}).decode())
     return 0
 
 

@@ -128,6 +128,26 @@ def parse_json(data: bytes, record: FileRecord | None = None) -> tuple[bool, Any
         return False, None
 
 
+def _read_capped(fh: Any, size: int, cap: int) -> bytes:
+    """The file's bytes up to EOF, or ``cap + 1`` bytes when it holds more than ``cap``
+    (the caller refuses it as ``too_large``). The first read asks for the ``fstat`` size + 1
+    (asking for ``cap + 1`` allocates the whole cap on every read: ~1.3 ms of a run's CPU);
+    a file that grew since is topped up read by read until EOF or past the cap."""
+    want = min(size, cap) + 1
+    data = fh.read(want)
+    if len(data) < want:  # EOF reached: the usual case, one read
+        return data
+    parts = [data]
+    total = len(data)
+    while total <= cap:
+        more = fh.read(min(max(total, 1 << 16), cap + 1 - total))
+        if not more:
+            break
+        parts.append(more)
+        total += len(more)
+    return b"".join(parts)
+
+
 class CaseFS:
     """Read-only, containment-checked view of one case directory."""
 
@@ -265,7 +285,7 @@ class CaseFS:
                     self._refuse(rec, OUTSIDE_BUNDLE, "on another device than the case dir "
                                  "(a mount); not read")
                     return rec, None
-                data = fh.read(self.max_file_bytes + 1)
+                data = _read_capped(fh, fst.st_size, self.max_file_bytes)
         except OSError as exc:
             self._refuse(rec, UNREADABLE, exc.strerror or str(exc))
             return rec, None
