@@ -22,7 +22,14 @@ from rcaeval._ids import id_problem
 from rcaeval._paths import read_query, read_statement
 from rcaeval._vocab import DEFAULT_CHUNK_SIZE
 from rcaeval.extract._case import CaseRef, case_parts, error_parts
-from rcaeval.extract._group import GroupBuilder, GroupTables, WireTables, from_wire, to_wire
+from rcaeval.extract._group import (
+    GroupBuilder,
+    GroupTables,
+    WireTables,
+    from_wire,
+    labels_per_series,
+    to_wire,
+)
 from rcaeval.extract._resolve import BUNDLE_AMBIGUOUS, BUNDLE_MISSING, EXTRACT_ERROR, RESOLVED
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json
 from rcaeval.extract._schema import RAW_TABLES
@@ -159,7 +166,9 @@ def _extract_group(refs: Sequence[CaseRef], max_file_bytes: int) -> GroupTables:
         except Exception as exc:  # noqa: BLE001 - one case must not abort the batch
             parts = error_parts(ref, f"{type(exc).__name__}: {exc}")
         group.add(ref.run_id, ref.case_id, parts)
-    return group.finish()
+    tables = group.finish()
+    tables["raw_metric_point"] = labels_per_series(tables["raw_metric_point"])
+    return tables
 
 
 def _extract_group_wire(refs: Sequence[CaseRef], max_file_bytes: int) -> WireTables:

@@ -323,3 +323,34 @@ def test_file_store_checkpoints_between_batches_past_the_log_limit(
     assert st.wal_bytes(con) == 0  # ... and at the end everything was
     assert con.execute("SELECT count(*) FROM raw_bundle").fetchall() == [(3,)]
     con.close()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_metric_labels_stay_per_series_across_cases_of_a_group(
+        tmp_path: Path, write, bundle, con, workers: int) -> None:
+    """A group sends each series' labels once (dictionary-encoded): consecutive cases whose
+    series share an index, a series without labels and one without points still get their
+    own labels on every point, as extracting each case alone gives."""
+    metrics = [
+        {"series": [{"id": "A", "labels": {"instance": "a0"},
+                     "points": [["2026-10-03T14:00:00Z", 1], ["2026-10-03T14:01:00Z", 2]]},
+                    {"id": "B", "points": [["2026-10-03T14:00:00Z", 3]]}]},
+        {"series": [{"id": "C", "labels": {"instance": "c0", "x": 1}, "points": []}]},
+        {"series": [{"id": "E", "labels": {"instance": "e0"},
+                     "points": [["2026-10-03T14:00:00Z", 6]]},
+                    {"id": "D", "labels": {"instance": "d1"},
+                     "points": [["2026-10-03T14:00:00Z", 4], ["2026-10-03T14:02:00Z", 5]]}]},
+    ]
+    root = tmp_path / "audits"
+    for i, m in enumerate(metrics):
+        write(root / "run-1" / f"case-{i}", bundle(case_id=f"case-{i}",
+                                                   **{"evidences/metrics.json": m}))
+    extract_cases(con, discover_case_dirs(root), workers=workers, progress=False)
+    rows = con.execute("SELECT case_id, series_id, labels::VARCHAR, value FROM raw_metric_point"
+                       " ORDER BY bundle_seq, series_idx, ts").fetchall()
+    assert rows == [
+        ("case-0", "A", "{instance=a0}", 1.0), ("case-0", "A", "{instance=a0}", 2.0),
+        ("case-0", "B", None, 3.0),
+        ("case-1", "C", "{instance=c0, x=1}", None),  # series 0 of case-1, then of case-2
+        ("case-2", "E", "{instance=e0}", 6.0),
+        ("case-2", "D", "{instance=d1}", 4.0), ("case-2", "D", "{instance=d1}", 5.0)]
