@@ -14,8 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from rcaeval.bundle._contract import GATE_STATUSES
-from rcaeval.bundle._writer import BundleError, BundleWriter, parse_time
+from rcaeval.bundle import GATE_STATUSES, BundleError, BundleWriter, parse_time
 from rcaeval.tools._data import CaseData
 
 ALERT_LIMIT, ALERT_LIMIT_MAX = 50, 200

@@ -17,9 +17,7 @@ from typing import Any
 import orjson
 
 from rcaeval._vocab import EVIDENCE_CHANNELS
-from rcaeval.bundle._casemeta import read_case_meta
-from rcaeval.bundle._contract import GATE_STATUSES
-from rcaeval.bundle._writer import BundleError, parse_time
+from rcaeval.bundle import GATE_STATUSES, BundleError, parse_time, read_case_meta
 from rcaeval.errors import InputError
 from rcaeval.tools._logstore import (
     SAFE_ID,

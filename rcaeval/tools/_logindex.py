@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from rcaeval._paths import read_query, read_statement
-from rcaeval.bundle._writer import parse_time
+from rcaeval.bundle import parse_time
 from rcaeval.tools._logstore import (
     SAFE_ID,
     LogLine,

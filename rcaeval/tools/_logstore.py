@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from rcaeval.bundle._writer import BundleError, parse_time
+from rcaeval.bundle import BundleError, parse_time
 
 LOG_RE = re.compile(r"^(\S+)\s+([A-Za-z]+)\s+\[([^\]]+)\]\s?(.*)$")
 SAFE_ID = re.compile(r"[^A-Za-z0-9_.:-]+")

@@ -27,7 +27,7 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
-from rcaeval.bundle._writer import BundleError, BundleWriter, parse_time
+from rcaeval.bundle import BundleError, BundleWriter, parse_time
 from rcaeval.tools._alerts import alerts_page
 from rcaeval.tools._answer import structured_root_cause
 from rcaeval.tools._data import CaseData, recordable

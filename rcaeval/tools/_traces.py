@@ -18,8 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from rcaeval.bundle._contract import SPAN_STATUSES
-from rcaeval.bundle._writer import BundleError, BundleWriter, parse_time
+from rcaeval.bundle import SPAN_STATUSES, BundleError, BundleWriter, parse_time
 from rcaeval.errors import InputError
 
 SPAN_LIMIT, SPAN_LIMIT_MAX = 50, 200

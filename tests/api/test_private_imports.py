@@ -84,16 +84,6 @@ BACKLOG = {
     ("rcaeval/runner/_mcp.py", "rcaeval.registry._suite"),
     ("rcaeval/runner/_resume.py", "rcaeval.registry._suite"),
     ("rcaeval/synth/_template.py", "rcaeval.registry._judge"),
-    ("rcaeval/tools/_alerts.py", "rcaeval.bundle._contract"),
-    ("rcaeval/tools/_alerts.py", "rcaeval.bundle._writer"),
-    ("rcaeval/tools/_data.py", "rcaeval.bundle._casemeta"),
-    ("rcaeval/tools/_data.py", "rcaeval.bundle._contract"),
-    ("rcaeval/tools/_data.py", "rcaeval.bundle._writer"),
-    ("rcaeval/tools/_logindex.py", "rcaeval.bundle._writer"),
-    ("rcaeval/tools/_logstore.py", "rcaeval.bundle._writer"),
-    ("rcaeval/tools/_tools.py", "rcaeval.bundle._writer"),
-    ("rcaeval/tools/_traces.py", "rcaeval.bundle._contract"),
-    ("rcaeval/tools/_traces.py", "rcaeval.bundle._writer"),
 }
 
 

@@ -63,8 +63,9 @@ FACADES = {
     "rcaeval.authoring": {
         "AnswerJudgment", "DetectorDecision", "DraftedCase", "draft_case", "try_answer"},
     "rcaeval.bundle": {
-        "CHANNELS", "MILESTONES", "REF_TYPES", "RULES", "BundleError", "BundleWriter",
-        "LintFinding", "lint_bundle"},
+        "CHANNELS", "GATE_STATUSES", "MILESTONES", "REF_TYPES", "RULES", "SPAN_STATUSES",
+        "BundleError", "BundleWriter", "LintFinding", "lint_bundle", "parse_time",
+        "read_case_meta"},
     "rcaeval.charts": {
         "BASELINE_COLOR", "CATEGORY_COLORS", "RUN_COLOR", "STATUS_PALETTE", "VERDICT_PALETTE",
         "banner_html", "bucket_chart", "bucket_pass_rates", "captures_chart", "case_scores",
