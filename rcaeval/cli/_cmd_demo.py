@@ -27,7 +27,7 @@ SUITE = "smoke"
 def demo_agents() -> list[tuple[str, str, str]]:
     """(run id, agent spec, label) of the demo's runner runs; the example ACP agent only
     where the ``acp`` extra is installed."""
-    from rcaeval.runner._agents import acp_available
+    from rcaeval.runner import acp_available
 
     agents = [("demo-thorough", "replay:thorough", "replay:thorough (runner)")]
     if acp_available():
@@ -67,7 +67,7 @@ def register(app: typer.Typer) -> None:
         with connect(db) as store:
             agents = demo_agents()
             if len(agents) == 1:
-                from rcaeval.runner._agents import ACP_EXTRA_HINT
+                from rcaeval.runner import ACP_EXTRA_HINT
 
                 console.print("skipping the example ACP agent: the acp extra is not installed "
                               f"({ACP_EXTRA_HINT})", highlight=False, markup=False)

@@ -57,8 +57,7 @@ def register(app: typer.Typer) -> None:
         sign_key: Annotated[str | None, typer.Option(
             "--sign-key", help="Sign the artifact with this key: " + KEY_HELP + ".")] = None,
     ) -> None:
-        from rcaeval.release import load_key
-        from rcaeval.release._metrics import check_confidence, measure, write_metrics_json
+        from rcaeval.release import check_confidence, load_key, measure, write_metrics_json
 
         check_confidence(confidence)
         key = load_key(sign_key, field="sign_key")
@@ -181,8 +180,7 @@ def register(app: typer.Typer) -> None:
             "--shadow/--no-shadow", help="Also write the shadow window (same incidents, the "
             "shadow knowledge package) to OUT/shadow/.")] = True,
     ) -> None:
-        from rcaeval.release import write_synthetic_files
-        from rcaeval.release._sample import SampleSpec, write_sample, write_shadow
+        from rcaeval.release import SampleSpec, write_sample, write_shadow, write_synthetic_files
 
         spec = SampleSpec(n=n, seed=seed)
         info = write_sample(out, spec, name=name)

@@ -216,7 +216,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run a suite against an agent: fresh workspace per case, audit, judge, reports."""
         from rcaeval.errors import InputError
-        from rcaeval.runner._gate import check_fail_under, parse_fail_on
+        from rcaeval.runner import check_fail_under, parse_fail_on
 
         if resume and run_id and resume != run_id:
             raise InputError("--run-id and --resume name different runs", field="--resume")

@@ -165,7 +165,7 @@ class CaseWriter:
         shutil.rmtree(self.stage_parent, ignore_errors=True)
 
     def add(self, case: StagedCase) -> None:
-        from rcaeval.registry._loader import load_case_dir
+        from rcaeval.registry import load_case_dir
 
         stage = self.stage_parent / case.case_id
         stage.mkdir()

@@ -9,7 +9,9 @@ Formats: docs/registry.md. Typical use::
     merged.rules_hash
 
 This facade exports what a user calls: loading and validating a registry, the top-level
-models of each YAML file kind, the fact catalog, bucket defaults and schema publishing. The
+models of each YAML file kind, the fact catalog, bucket defaults and schema publishing,
+plus the pieces other packages build on (``RootCause``, ``ToolsMode`` and
+``DEFAULT_TOOLS_MODE``, ``load_case_dir``, ``schema_json``). The
 nested models (buckets, checks, conditions) live in the private modules (``_judge``,
 ``_conditions``, ``_case``, ...), which the package's own code imports directly.
 """
@@ -21,21 +23,22 @@ from rcaeval.registry._case import CaseSpec
 from rcaeval.registry._common import Problem, RegistryError
 from rcaeval.registry._defaults import apply_defaults
 from rcaeval.registry._facts import FACTS, is_known_fact
-from rcaeval.registry._judge import JudgeSpec
+from rcaeval.registry._judge import JudgeSpec, RootCause
 from rcaeval.registry._loader import (
     Registry,
     SuiteCaseEntry,
     iter_suite_cases,
     load_case,
+    load_case_dir,
     load_registry,
     load_suite,
     validate_registry,
 )
 from rcaeval.registry._merged import MergedCase, rules_hash
-from rcaeval.registry._schemas import register_schema, write_schemas
-from rcaeval.registry._suite import SuiteSpec
+from rcaeval.registry._schemas import register_schema, schema_json, write_schemas
+from rcaeval.registry._suite import DEFAULT_TOOLS_MODE, SuiteSpec, ToolsMode
 
-__all__ = [
+__all__ = ["DEFAULT_TOOLS_MODE", "RootCause", "ToolsMode", "load_case_dir", "schema_json",
     "FACTS",
     "BaselineSpec",
     "CaseSpec",

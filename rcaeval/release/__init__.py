@@ -19,6 +19,7 @@ from rcaeval.release._history import RecordResult, record_window, stored_windows
 from rcaeval.release._metrics import (
     METRICS_FORMAT,
     Measurement,
+    check_confidence,
     measure,
     metrics,
     seal,
@@ -46,12 +47,13 @@ from rcaeval.release._review_store import (
     verified_actions,
 )
 from rcaeval.release._reviews import read_reviews
+from rcaeval.release._sample import SampleSpec, write_sample, write_shadow
 from rcaeval.release._signing import KEY_ENV, ReleaseKey, load_key
 from rcaeval.release._synthetic import synthetic_artifact, write_synthetic_files
 from rcaeval.release._thresholds import GATE, GATE_METRICS, Threshold
 from rcaeval.release._window import Window, parse_window
 
-__all__ = [
+__all__ = ["SampleSpec", "check_confidence", "write_sample", "write_shadow",
     "CAPTURE_FORMAT", "CASE_TYPES", "GATE", "GATE_METRICS", "METRICS_FORMAT", "REVIEW_FORMAT",
     "REVIEW_SCORES", "STAGES", "VERIFIED_OUTCOMES", "CandidateResult", "Capture", "GateResult",
     "GateRow", "ImportResult", "import_reviews", "knowledge_candidates", "review_history",

@@ -257,6 +257,6 @@ def json_schemas() -> dict[str, dict[str, Any]]:
     """JSON Schemas of the capture and review formats (as ``rcaeval schema`` writes them)."""
     import orjson
 
-    from rcaeval.registry._schemas import schema_json
+    from rcaeval.registry import schema_json
 
     return {name: orjson.loads(schema_json(model)) for name, model in SCHEMA_MODELS.items()}

@@ -11,10 +11,12 @@ from typing import Any
 
 from rcaeval.runner._agent_name import MAX_AGENT_NAME, default_agent_name
 from rcaeval.runner._agents import (
+    ACP_EXTRA_HINT,
     USAGE_KEYS,
     AgentAdapter,
     AgentOutcome,
     Turn,
+    acp_available,
     parse_agent_spec,
 )
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
@@ -27,6 +29,7 @@ from rcaeval.runner._execute import (
     execute_case,
     finalize_workspace,
 )
+from rcaeval.runner._gate import check_fail_under, parse_fail_on
 from rcaeval.runner._replay import ReplayAgent
 from rcaeval.runner._workspace import (
     Workspace,
@@ -36,6 +39,10 @@ from rcaeval.runner._workspace import (
 )
 
 __all__ = [
+    "ACP_EXTRA_HINT",
+    "acp_available",
+    "check_fail_under",
+    "parse_fail_on",
     "MAX_AGENT_NAME",
     "MAX_FILE_BYTES",
     "CommandAgent",

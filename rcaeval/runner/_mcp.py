@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import orjson
 
 from rcaeval.errors import InputError
-from rcaeval.registry._suite import DEFAULT_TOOLS_MODE, ToolsMode
+from rcaeval.registry import DEFAULT_TOOLS_MODE, ToolsMode
 
 if TYPE_CHECKING:
     from rcaeval.runner._workspace import Workspace

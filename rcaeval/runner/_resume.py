@@ -21,7 +21,7 @@ import orjson
 
 from rcaeval._paths import read_query, read_statement
 from rcaeval.errors import InputError, NotFoundError
-from rcaeval.registry._suite import DEFAULT_TOOLS_MODE
+from rcaeval.registry import DEFAULT_TOOLS_MODE
 from rcaeval.runner._execute import CaseExecution
 from rcaeval.runner._progress import outcome_of
 

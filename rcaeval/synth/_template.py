@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from rcaeval._vocab import BUNDLE_CHANNELS
 from rcaeval.errors import InputError
-from rcaeval.registry._judge import RootCause
+from rcaeval.registry import RootCause
 
 _STRICT = ConfigDict(extra="forbid")
 _HERE = Path(__file__).resolve().parent
