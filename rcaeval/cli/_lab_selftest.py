@@ -1,4 +1,4 @@
-"""`rcaeval lab selftest`: every scenario end to end with a reference agent (docs/lab.md)."""
+"""`rcaeval lab selftest`: the lab suite end to end with a reference agent (docs/lab.md)."""
 
 from __future__ import annotations
 
@@ -18,31 +18,32 @@ def register_selftest(lab_app: typer.Typer) -> None:
             "--dir", help="The lab dir (default: $RCAEVAL_LAB_DIR, else /tmp/rcaeval-lab-UID).",
             show_default=False)] = None,
         agent: Annotated[str, typer.Option(
-            "--agent", help="The reference agent: oracle (must pass), lazy or wrong (must "
-            "not).")] = "oracle",
+            "--agent", help="The reference agent's behaviour (rcaeval.examples.lab_agent): "
+            "oracle (must pass and resolve every scenario), lazy, wrong or unsafe (must "
+            "neither pass nor resolve one).")] = "oracle",
         out: Annotated[Path | None, typer.Option(
-            "--out", help="Keep the captured cases (OUT/registry) and the bundles "
-            "(OUT/audits); default: a temporary dir, removed.", show_default=False)] = None,
+            "--out", help="Keep the run: OUT/store.duckdb, OUT/registry (the captured cases), "
+            "OUT/audits, OUT/workspaces; default: a temporary dir, removed.",
+            show_default=False)] = None,
+        user: Annotated[str | None, typer.Option(
+            "--user", help="As root: the unprivileged account the lab runs as (default "
+            "$RCAEVAL_LAB_USER, else nobody).", show_default=False)] = None,
         keep_up: Annotated[bool, typer.Option(
             "--keep-up", help="Leave the lab running afterwards.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
-        """Bring the lab up fresh and run every scenario with a reference agent: inject, alert,
-        live investigation over MCP, judged verdict, revert, recovery check. Exit 4 when the
-        oracle does not pass (or a lazy / wrong agent does) or a scenario does not recover."""
+        """Run the lab suite with a reference agent on a fresh lab, as `rcaeval run --suite
+        lab` does: per scenario inject, alert, live investigation and mitigation, recovery
+        check, judged verdict. Exit 4 when the oracle does not pass and resolve a scenario
+        (or another agent passes or resolves one)."""
         import sys
 
         from rcaeval.errors import ExitCode
         from rcaeval.lab import selftest as run
 
-        def progress(row) -> None:
-            if not as_json:
-                print(f"{row.scenario}: alert after {row.alert_after_s} s, verdict "
-                      f"{row.verdict}, {row.skipped or row.recovery}"
-                      + (f" ({row.error})" if row.error else ""), file=sys.stderr, flush=True)
-
-        report = run(lab_dir, scenarios=scenarios or (), role=agent, out=out,
-                     keep_up=keep_up, progress=progress)
+        report = run(lab_dir, scenarios=scenarios or (), behaviour=agent, out=out,
+                     keep_up=keep_up, user=user,
+                     progress=not as_json and sys.stderr.isatty())
         typer.echo(json.dumps(report.to_dict(), indent=1) if as_json else report.table())
         if not report.ok:
             raise typer.Exit(code=int(ExitCode.GATE_FAILED))

@@ -16,26 +16,20 @@ from rcaeval.errors import InputError
 @contextmanager
 def lab_suite(options: dict[str, Any], *, lab_dir: Path | None, user: str | None,
               registry: Path | None) -> Iterator[Path]:
-    """Generate the lab registry, bring the lab up fresh (which also stops what a killed run
-    left running), point the run at both (``options`` is updated), take the lab down after."""
+    """The run on a fresh lab and its generated registry (``options`` is updated;
+    :func:`rcaeval.lab._suite.lab_session`), taken down after."""
     from rcaeval import lab
-    from rcaeval.lab._suite import LabCases, registry_root, write_registry
+    from rcaeval.lab._suite import lab_session, registry_root
 
     if registry is not None:
         raise InputError("--suite lab runs the lab's own registry ($RCAEVAL_LAB_REGISTRY), "
                          "not --registry", field="--registry")
     if options.get("executor") not in (None, "local"):
         raise InputError("--suite lab runs on the local executor only", field="--executor")
-    scenarios = lab.load_scenarios()
-    root = write_registry(registry_root(), scenarios)
     where = (lab_dir or lab.default_dir()).resolve()
-    lab.up(where, user=user)
-    options.update(registry_root=root, case_context=LabCases(where, root, scenarios),
-                   jobs=1, tools="mcp")
-    try:
-        yield root
-    finally:
-        lab.down(where)
+    with lab_session(where, registry_root(), user=user) as run_options:
+        options.update(run_options)
+        yield run_options["registry_root"]
 
 
 def print_lab(console: Console, store: Any, run_id: str) -> None:

@@ -91,7 +91,7 @@ SHORT_HELP: dict[str, str] = {
     "lab revert": "Undo a scenario's fault and check recovery",
     "lab tools": "Serve the running lab's live incident tools (MCP)",
     "lab capture": "Capture the lab's incident window into a case",
-    "lab selftest": "Every scenario with a reference agent: alert, verdict, recovery",
+    "lab selftest": "The lab suite with a reference agent: alert, verdict, mitigation",
     "tools": "Incident tools over MCP",
     "tools serve": "Serve one case's incident tools over MCP",
 }

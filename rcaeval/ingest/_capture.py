@@ -43,8 +43,8 @@ MAX_COMPONENTS = 200
 @dataclass
 class CaptureResult:
     """What a capture wrote: the drafted case (a :class:`rcaeval.authoring.DraftedCase`),
-    the series and alerts read, the step used and notes (queries with no data, skipped
-    series, alerts outside the window)."""
+    the series and alerts read, the step used, notes (queries with no data, skipped
+    series, alerts outside the window) and the window captured (start, end)."""
 
     drafted: Any
     series: SeriesImport
@@ -53,6 +53,7 @@ class CaptureResult:
     notes: list[str] = field(default_factory=list)
     log_lines: int = 0
     events: int = 0
+    window: tuple[datetime, datetime] | None = None
 
 
 def read_queries(path: str | os.PathLike[str]) -> list[str]:
@@ -200,7 +201,8 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
                              summary=summary, title=title, force=force)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
-    return CaptureResult(drafted, series, alerts, step_s, notes, len(entries), len(events))
+    return CaptureResult(drafted, series, alerts, step_s, notes, len(entries), len(events),
+                         window)
 
 
 def _loki_lines(loki: str, queries: Sequence[str], window: tuple[datetime, datetime],

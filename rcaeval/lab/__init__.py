@@ -12,10 +12,10 @@ scenarios injected into it, so an agent investigates a real, running incident.
 from rcaeval.lab._inject import check_recovery, inject, revert, wait_alert
 from rcaeval.lab._procs import LabError
 from rcaeval.lab._scenario import Scenario, load_scenario, load_scenario_file, load_scenarios
-from rcaeval.lab._selftest import SelftestReport, run_scenario, selftest
+from rcaeval.lab._selftest import SelftestReport, selftest
 from rcaeval.lab._stack import default_dir, down, firing_alerts, missing_binaries, status, up
 
 __all__ = ["LabError", "Scenario", "check_recovery", "default_dir", "down", "firing_alerts",
            "inject", "load_scenario", "load_scenario_file", "load_scenarios",
-           "missing_binaries", "revert", "run_scenario", "selftest", "SelftestReport", "status",
+           "missing_binaries", "revert", "selftest", "SelftestReport", "status",
            "up", "wait_alert"]

@@ -98,15 +98,16 @@ def _judge_doc(sc: Scenario) -> dict[str, Any]:
     return scenario_judge(sc)
 
 
+def _z(at: datetime) -> str:
+    return at.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
 def _case_doc(sc: Scenario, start: datetime, end: datetime) -> dict[str, Any]:
-    iso = {"timespec": "seconds"}
     return {"case_id": sc.id, "title": sc.title, "case_type": "known",
             "tags": ["lab", sc.injector.kind],
             "prompt": {"text": PROMPT},
             "environment": {"cluster_id": "lab", "product": "postgresql"},
-            "time_window": {"start": start.isoformat(**iso).replace("+00:00", "Z"),
-                            "end": end.isoformat(**iso).replace("+00:00", "Z"),
-                            "tolerance_s": 600},
+            "time_window": {"start": _z(start), "end": _z(end), "tolerance_s": 600},
             "execution": {"max_turns": 1, "timeout_s": CASE_TIMEOUT_S},
             "incident_data": "incident"}
 
@@ -144,6 +145,28 @@ def _dump(path: Path, doc: dict[str, Any]) -> None:
     text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
+
+
+@contextmanager
+def lab_session(lab_dir: Path, registry: Path, *, user: str | None = None,
+                keep_up: bool = False) -> Iterator[dict[str, Any]]:
+    """The lab half of a ``run --suite lab`` run (the CLI's and ``lab selftest``'s): write the
+    registry ``registry`` for every shipped scenario, bring the lab up fresh in ``lab_dir``
+    (which also stops what a killed run left running), yield the :func:`rcaeval.runner.
+    run_suite` options that point the run at both (``registry_root``, ``case_context``, one
+    case at a time, tools over MCP), and take the lab down after, also when the run fails
+    (unless ``keep_up``)."""
+    from rcaeval.lab._stack import down, up
+
+    scenarios = load_scenarios()
+    root = write_registry(registry, scenarios)
+    try:
+        up(lab_dir, user=user)
+        yield {"registry_root": root, "case_context": LabCases(lab_dir, root, scenarios),
+               "jobs": 1, "tools": "mcp"}
+    finally:
+        if not keep_up:
+            down(lab_dir)
 
 
 class LabCases:
@@ -203,13 +226,15 @@ class LabCases:
     def _capture(self, sc: Scenario, ws: Any) -> None:
         """The exercise's window, kept as the run's own case
         (``cases/<scenario>-<run id>[-<attempt>]``: never replaced, as ``lab capture --out``
-        replaces nothing without ``--force``) and into the scenario case's ``incident/``
-        (replaced whole: the judge checks this run's evidence against it)."""
+        replaces nothing without ``--force``; its case.yaml's ``time_window`` is the
+        capture's own window, a minute before the injection to the capture) and into the
+        scenario case's ``incident/`` (replaced whole: the judge checks this run's evidence
+        against it)."""
         from rcaeval.lab._capture import capture
 
         with tempfile.TemporaryDirectory(prefix="rcaeval-lab-capture-") as tmp:
             out = Path(tmp) / "cases" / sc.id
-            capture(out, self.lab_dir, scenario=sc, force=True)
+            got = capture(out, self.lab_dir, scenario=sc, force=True)
             case = _inside(self.registry, "cases", sc.id)
             _replace(out / "incident", _inside(self.registry, "cases", sc.id, "incident"))
             keep = run_case_id(sc.id, ws.run_id, ws.attempt)
@@ -225,6 +250,8 @@ class LabCases:
                 doc["case_id"] = keep
                 if name == "case.yaml":
                     doc["tags"] = [*doc.get("tags", []), "lab-run"]
+                    doc["time_window"] = {**doc.get("time_window", {}),
+                                          "start": _z(got.window[0]), "end": _z(got.window[1])}
                 _dump(staged / name, doc)
             _replace(staged, kept)
 

@@ -116,7 +116,7 @@ FACADES = {
     "rcaeval.lab": {
         "LabError", "Scenario", "check_recovery", "default_dir", "down", "firing_alerts", "inject",
         "load_scenario", "load_scenario_file", "load_scenarios", "missing_binaries", "revert",
-        "run_scenario", "selftest", "SelftestReport", "status", "up", "wait_alert"},
+        "selftest", "SelftestReport", "status", "up", "wait_alert"},
     "rcaeval.label": {
         "FILL_FIELDS", "JUDGES", "Agreement", "GateResult", "ImportResult", "agreement",
         "agreement_chart", "export_sheet", "gate", "import_sheet", "label_history",

@@ -20,6 +20,7 @@ import pytest
 from rcaeval import lab
 from rcaeval.lab._http import port_open
 from rcaeval.lab._inject import instant_query
+from tests.lab.lab_kit import wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -161,16 +162,6 @@ def _capture_is_an_offline_case(lab_dir: Path, sc) -> None:
     assert any(c["name"] == "LabLockWaits" and c["status"] == "fail" for c in data.checks)
 
 
-def _until(what: str, cond, timeout_s: float) -> None:
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)  # polling interval of a real condition
-
-
 def _killed(argv: list[str], until: str, cond, timeout_s: float) -> None:
     """Run ``rcaeval lab ARGV`` and kill -9 its whole process group once ``cond`` holds."""
     import signal
@@ -179,7 +170,7 @@ def _killed(argv: list[str], until: str, cond, timeout_s: float) -> None:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     try:
-        _until(until, cond, timeout_s)
+        wait_until(until, cond, timeout_s)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()

@@ -102,22 +102,61 @@ def test_cli_inject_without_a_running_lab_is_an_infra_error(tmp_path, capsys):
 
 def test_cli_selftest_bad_agent_exits_3(tmp_path, capsys):
     code = main(["lab", "selftest", "--agent", "clever", "--dir", str(tmp_path / "lab")])
-    assert code == 3 and "--agent" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code == 3 and "--agent" in err
+    assert "oracle, lazy, wrong, unsafe" in err  # the lab agent's behaviours
+    assert not (tmp_path / "lab").exists()  # refused before any lab came up
 
 
-def test_selftest_table_and_gate():
-    from rcaeval.lab._selftest import ScenarioRun, SelftestReport
+def _row(scenario: str = "lab-a", **kw):
+    from rcaeval.lab._selftest import ScenarioRun
 
-    rows = [ScenarioRun("lab-a", "LabA", 9.1, "pass", recovery="resolved",
-                        recovered_after_s=2.0, wall_s=40.2),
-            ScenarioRun("lab-b", "LabB", skipped="its tmpfs volume needs root")]
-    report = SelftestReport("oracle", rows, up_s=17.0, wall_s=60.0)
-    assert report.ok
-    text = report.table()
-    assert text.splitlines()[1].split()[:5] == ["lab-a", "LabA", "9", "s", "pass"]
-    assert "skipped: its tmpfs volume needs root" in text
-    assert text.splitlines()[-1] == ("oracle: 1/2 pass, 1/2 recovered; lab up 17 s, "
-                                     "total 60 s")
-    assert not SelftestReport("wrong", rows, 17.0, 60.0).ok  # a wrong agent passing fails
-    rows[0].verdict = "fail"
-    assert not report.ok and SelftestReport("wrong", rows, 17.0, 60.0).ok
+    base = {"alert": "LabA", "alert_after_s": 9.14, "verdict": "pass", "mitigation": "resolved",
+            "time_to_diagnosis_s": 3.5, "time_to_mitigation_s": 4.4, "actions_applied": 1,
+            "wall_s": 40.25, "status": "judged"}
+    return ScenarioRun(scenario, **{**base, **kw})
+
+
+@pytest.mark.parametrize(("behaviour", "row", "ok"), [
+    ("oracle", {}, True),
+    ("oracle", {"mitigation": "not_resolved", "time_to_mitigation_s": None}, False),
+    ("oracle", {"verdict": "fail"}, False),  # resolved, but misdiagnosed
+    ("oracle", {"status": "errored", "verdict": None, "error": "agent exited 1"}, False),
+    ("oracle", {"error": "capture: no data"}, False),  # a lab error fails the gate
+    ("lazy", {"verdict": "fail", "mitigation": "not_attempted", "actions_applied": 0}, True),
+    ("lazy", {"verdict": "pass", "mitigation": "not_attempted"}, False),
+    ("lazy", {"verdict": "fail"}, False),  # resolved
+    ("wrong", {"verdict": "fail", "mitigation": "not_resolved"}, True),
+    ("wrong", {"verdict": "pass", "mitigation": "not_resolved"}, False),
+    ("wrong", {"status": "errored", "verdict": None, "mitigation": None}, False),
+    ("unsafe", {"verdict": "fail", "mitigation": "unsafe", "unsafe_attempts": 1}, True),
+])
+def test_selftest_gate_per_behaviour(behaviour, row, ok):
+    from rcaeval.lab._selftest import SelftestReport
+
+    skipped = _row("lab-disk-full", skipped="its tmpfs volume needs root", status=None,
+                   verdict=None, mitigation=None)
+    report = SelftestReport(behaviour, [_row(**row), skipped], up_s=17.0, wall_s=60.0)
+    assert report.ok is ok
+    assert report.to_dict()["ok"] is ok and report.to_dict()["behaviour"] == behaviour
+
+
+def test_selftest_table_has_the_mitigation_columns():
+    from rcaeval.lab._selftest import SelftestReport
+
+    rows = [_row(), _row("lab-b", verdict="fail", mitigation="not_resolved",
+                         time_to_mitigation_s=None, error="revert: timed out"),
+            _row("lab-disk-full", skipped="its tmpfs volume needs root", status=None,
+                 verdict=None, mitigation=None, alert_after_s=None, time_to_diagnosis_s=None,
+                 time_to_mitigation_s=None, wall_s=None)]
+    text = SelftestReport("oracle", rows, up_s=17.0, wall_s=60.0).table().splitlines()
+    assert text[0].split() == ["scenario", "alert", "after", "s", "verdict", "mitigation",
+                               "diagnosis", "s", "mitigation", "s", "actions", "unsafe",
+                               "wall", "s"]
+    assert text[1].split() == ["lab-a", "9.1", "pass", "resolved", "3.5", "4.4", "1", "0",
+                               "40.2"]
+    assert text[2].split()[:5] == ["lab-b", "9.1", "fail", "not_resolved", "3.5"]
+    assert "skipped: its tmpfs volume needs root" in text[3]
+    assert text[4].strip() == "lab-b: judged: revert: timed out"
+    assert text[-1] == ("oracle: 1/3 pass, 1/3 resolved; lab up 17 s, total 60 s; "
+                        "GATE FAILED")

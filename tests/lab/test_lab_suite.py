@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ import pytest
 from rcaeval import lab
 from rcaeval.lab._procs import read_procs
 from rcaeval.lab._stack import read_state
+from tests.lab.lab_kit import wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     bool(lab.missing_binaries()), reason="the lab's Debian packages are not installed "
@@ -170,14 +170,6 @@ def test_reference_agents_give_each_mitigation_outcome(env, behaviour, case, out
     _nothing_left(env["lab_dir"])
 
 
-def _wait(what: str, cond, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)  # polling interval of a real condition
-
-
 def test_a_killed_run_is_cleaned_up_and_finished_by_resume(env):
     run_id = "lab-killed-run-001"
     proc = subprocess.Popen(_argv(env, ORACLE, "lab-lock-contention",
@@ -185,7 +177,7 @@ def test_a_killed_run_is_cleaned_up_and_finished_by_resume(env):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     try:
-        _wait("the scenario injected", lambda: (read_state(env["lab_dir"]) or {}).get(
+        wait_until("the scenario injected", lambda: (read_state(env["lab_dir"]) or {}).get(
             "scenario") is not None, timeout_s=240)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
