@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -144,12 +146,16 @@ def phase(name: str) -> tuple[Line, ...]:
         raise ManifestError(f"{MANIFEST_FILE} has no phase [{name}]") from None
 
 
-def step_files(phase_name: str, step: str) -> tuple[str, ...]:
-    """The SQL files the manifest's ``!step`` line of ``phase_name`` names."""
+def _step_line(phase_name: str, step: str) -> Line:
     for line in phase(phase_name):
         if line.step == step:
-            return line.files
+            return line
     raise ManifestError(f"{MANIFEST_FILE} [{phase_name}] has no step !{step}")
+
+
+def step_files(phase_name: str, step: str) -> tuple[str, ...]:
+    """The SQL files the manifest's ``!step`` line of ``phase_name`` names."""
+    return _step_line(phase_name, step).files
 
 
 def statement(phase_name: str, step: str, rel: str, *, single: bool = False,
@@ -207,6 +213,38 @@ def _execute(con: duckdb.DuckDBPyConnection, line: Line) -> None:
 
 Steps = Mapping[str, Callable[[], Any]]
 
+LineTimer = Callable[[str, str, str | None, float, float], None]
+"""A timing callback: ``(phase, line, file, wall_s, cpu_s)`` once per manifest line run
+(``file`` ``None``; a ``!step`` line's time includes everything its step does) and once per
+file a step runs through :func:`run_file` (``file`` that file, ``line`` its step's line).
+CPU is the process's (:func:`time.process_time`: DuckDB's threads included)."""
+
+_timer: LineTimer | None = None
+
+
+@contextmanager
+def timed_lines(callback: LineTimer) -> Iterator[None]:
+    """Within the block, call ``callback`` with the wall and CPU time of every manifest line
+    :func:`run_phase` runs and every step file :func:`run_file` runs (bench.bench_judge_phases
+    accumulates them). Off (the default) it costs one test per line."""
+    global _timer
+    before, _timer = _timer, callback
+    try:
+        yield
+    finally:
+        _timer = before
+
+
+def _timed(name: str, line: Line, file: str | None, call: Callable[[], Any]) -> Any:
+    timer = _timer
+    if timer is None:
+        return call()
+    w0, c0 = time.perf_counter(), time.process_time()
+    try:
+        return call()
+    finally:
+        timer(name, line.text(), file, time.perf_counter() - w0, time.process_time() - c0)
+
 
 def run_phase(con: duckdb.DuckDBPyConnection, name: str, steps: Steps | None = None, *,
               until: str | None = None) -> None:
@@ -216,24 +254,37 @@ def run_phase(con: duckdb.DuckDBPyConnection, name: str, steps: Steps | None = N
     steps = steps or {}
     for line in phase(name):
         if line.step is None:
-            _execute(con, line)
+            if _timer is None:
+                _execute(con, line)
+            else:
+                _timed(name, line, None, lambda ln=line: _execute(con, ln))
             continue
         if line.step == until:
             return
         if line.step not in steps:
             raise ManifestError(f"{MANIFEST_FILE} [{name}] !{line.step}: the caller has no "
                                 f"such step (has {sorted(steps)})")
-        steps[line.step]()
+        if _timer is None:
+            steps[line.step]()
+        else:
+            _timed(name, line, None, steps[line.step])
 
 
 def run_file(con: duckdb.DuckDBPyConnection, phase_name: str, step: str, rel: str,
              params: Mapping[str, Any] | None = None) -> None:
     """Run ``rel`` (a file the step's line names) with ``params``."""
     text = statement(phase_name, step, rel)
-    try:
-        if params is None:
-            con.execute(text)
-        else:
-            con.execute(text, dict(params))
-    except duckdb.Error as exc:
-        raise RuntimeError(f"judge SQL {rel} failed: {exc}") from exc
+
+    def run() -> None:
+        try:
+            if params is None:
+                con.execute(text)
+            else:
+                con.execute(text, dict(params))
+        except duckdb.Error as exc:
+            raise RuntimeError(f"judge SQL {rel} failed: {exc}") from exc
+
+    if _timer is None:
+        run()
+    else:
+        _timed(phase_name, _step_line(phase_name, step), rel, run)
