@@ -3,8 +3,11 @@
 -- ids). A ref resolves only inside a valid patch; refs of an invalid patch never resolve.
 -- Same row shape as facts/trace.sql. analysis.patch_present is emitted by facts/trace.sql
 -- and analysis.all_refs_resolvable by facts/derived.sql.
+-- fx_patch, fx_patch_ref and fx_report_finding are tables, computed once per pass: the fact
+-- views below name each several times (as views, each name re-ran its query, ten scans of
+-- fx_json for fx_patch alone).
 
-CREATE OR REPLACE TEMP VIEW fx_patch AS
+CREATE OR REPLACE TEMP TABLE fx_patch AS
 WITH pf AS (
     SELECT run_id, case_id, file, status
     FROM fx_file
@@ -35,7 +38,7 @@ LEFT JOIN pf ON pf.run_id = k.run_id AND pf.case_id = k.case_id
 LEFT JOIN shape AS s ON s.run_id = k.run_id AND s.case_id = k.case_id;
 
 -- Every ref of the patch with whether it names collected evidence.
-CREATE OR REPLACE TEMP VIEW fx_patch_ref AS
+CREATE OR REPLACE TEMP TABLE fx_patch_ref AS
 WITH metric_ids AS (
     SELECT DISTINCT run_id, case_id, series_id AS id FROM j_raw_metric_point
     WHERE series_id IS NOT NULL
@@ -134,7 +137,7 @@ GROUP BY p.run_id, p.case_id, p.valid, p.valid_detail, p.file, t.ref_type, t.wha
 -- root cause and key findings the analysis patch structures. A finding is grounded when an
 -- item of a valid patch makes the same claim (trimmed, case-insensitive) and cites at least
 -- one collected evidence id.
-CREATE OR REPLACE TEMP VIEW fx_report_finding AS
+CREATE OR REPLACE TEMP TABLE fx_report_finding AS
 SELECT j.run_id, j.case_id, j.file, j.path,
        try_cast(regexp_extract(j.path, '\[(\d+)\]$', 1) AS INTEGER) AS idx,
        j.value_text AS finding,
