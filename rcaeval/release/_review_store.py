@@ -16,6 +16,7 @@ from rcaeval._paths import read_query
 from rcaeval.release._captures import load_captures, open_connection, run
 from rcaeval.release._models import VERIFIED_OUTCOMES
 from rcaeval.release._reviews import ReviewFile, read_reviews
+from rcaeval.store import registered, transaction
 
 _IMPORT_SCHEMA = {
     "review_id": pl.Utf8, "analysis_hash": pl.Utf8, "incident_id": pl.Utf8,
@@ -97,20 +98,12 @@ def import_reviews(store: Any, path: str | Path, *, captures: str | Path | None 
         pl.col("incident_id").drop_nulls().first(), pl.col("reviewed_at").min()
         .alias("analyzed_at"), pl.col("capture_id").drop_nulls().first(),
         pl.lit("review").alias("source")).select(list(_ANALYSIS_SCHEMA)))
-    con.register("review_import", imp)
-    con.register("analysis_import", pl.concat([f.cast(_ANALYSIS_SCHEMA) for f in frames]))  # type: ignore[arg-type]
-    try:
+    analyses = pl.concat([f.cast(_ANALYSIS_SCHEMA) for f in frames])  # type: ignore[arg-type]
+    with registered(con, {"review_import": imp, "analysis_import": analyses}):
         new, changed, unchanged = run(con, read_query("release/review_import_diff.sql"))[0]
-        con.begin()
-        run(con, read_query("release/review_upsert.sql"))
-        run(con, read_query("release/analysis_upsert.sql"))
-        con.commit()
-    except BaseException:
-        con.rollback()
-        raise
-    finally:
-        con.unregister("review_import")
-        con.unregister("analysis_import")
+        with transaction(con):
+            run(con, read_query("release/review_upsert.sql"))
+            run(con, read_query("release/analysis_upsert.sql"))
     res.new, res.changed, res.unchanged = int(new), int(changed), int(unchanged)
     return res
 
