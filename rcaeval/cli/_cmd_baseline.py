@@ -106,19 +106,8 @@ def register(app: typer.Typer) -> None:
         registry: RegistryOpt = None,
     ) -> None:
         """Print the suite's baseline: run, versions, summary and case rows."""
-        from rcaeval.report import load_baseline
-        from rcaeval.report._fmt import fmt_score, fmt_ts, table
+        from rcaeval.report import load_baseline, render_baseline
 
-        spec = load_baseline(registry, suite_id)
-        s = spec.summary
-        typer.echo(f"suite {spec.suite_id} {spec.suite_version}: run {spec.run_id}, promoted "
-                   f"{fmt_ts(spec.promoted_at)}, judge {spec.judge_version}")
-        typer.echo(f"{s.cases} cases: {s.pass_} pass, {s.fail} fail, {s.invalid} invalid, "
-                   f"total score {fmt_score(s.total_score)}")
-        rows = [[c.case_id, c.verdict, fmt_score(c.score), c.subtype or "-",
-                 "yes" if c.baseline_eligible else "no"] for c in spec.cases]
-        for line in table(["case", "verdict", "score", "subtype", "eligible"], rows,
-                          right={2}):
-            typer.echo(line)
+        typer.echo(render_baseline(load_baseline(registry, suite_id)), nl=False)
 
     app.add_typer(baseline, name="baseline")

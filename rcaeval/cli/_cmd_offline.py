@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
             "(novel) cases than this state an unsupported high-confidence cause (default 0: "
             "zero tolerance).")] = 0,
     ) -> None:
-        from rcaeval.offline._commands import score_command
+        from rcaeval.cli._offline_commands import score_command
 
         raise typer.Exit(score_command(fixtures, min_top1, baseline, write_baseline,
                                        json_out, cases_out, max_open_world_high_confidence))
@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
         cases_out: Annotated[Path | None, typer.Option(
             "--cases-out", help="Write the per-case rows (.parquet, else JSONL).")] = None,
     ) -> None:
-        from rcaeval.offline._commands import gate_command
+        from rcaeval.cli._offline_commands import gate_command
 
         raise typer.Exit(gate_command(fixtures, json_out, cases_out, captures=captures,
                                       reviews=reviews, window=window, stage=stage))
@@ -86,7 +86,7 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option("--seed", help="Seed.")] = None,
     ) -> None:
         """Regenerate the sample fixtures, gate captures and baseline (deterministic)."""
-        from rcaeval.offline._commands import sample_command
+        from rcaeval.cli._offline_commands import sample_command
 
         raise typer.Exit(sample_command(out, seed))
 
@@ -114,7 +114,7 @@ def register(app: typer.Typer) -> None:
         channel: Annotated[str, typer.Option(
             "--channel", help="remove_source on bundles: the channel to remove.")] = "logs",
     ) -> None:
-        from rcaeval.offline._commands import mutate_command
+        from rcaeval.cli._offline_commands import mutate_command
 
         raise typer.Exit(mutate_command(fixtures, bundles, out, mutation, case, registry,
                                         channel))

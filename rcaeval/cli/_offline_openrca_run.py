@@ -34,8 +34,7 @@ def register(offline: typer.Typer) -> None:
 
         from rcaeval._paths import registry_dir
         from rcaeval.corpora import export_openrca, openrca_scores, run_answers
-        from rcaeval.offline import render_openrca_summary
-        from rcaeval.offline._openrca import read_query, summarise
+        from rcaeval.offline import read_openrca_query, render_openrca_summary, summarise_openrca
 
         root = registry if registry is not None else registry_dir()
         answers = run_answers(audit_run_dir)
@@ -47,8 +46,8 @@ def register(offline: typer.Typer) -> None:
             # the task file gives the summary its no-information baselines, as for
             # `offline openrca`
             qpath, _ = export_openrca(root, answers, export if export is not None else tmp)
-            summary = summarise(scores.drop("case_id", "system"),
-                                read_query(qpath) if scores.height else None)
+            summary = summarise_openrca(scores.drop("case_id", "system"),
+                                        read_openrca_query(qpath) if scores.height else None)
         if as_json:
             typer.echo(json.dumps({"summary": summary.as_dict(),
                                    "cases": scores.to_dicts()}, indent=2))

@@ -36,7 +36,7 @@ from rcaeval.corpora._write import (
     write_suite,
 )
 from rcaeval.errors import InputError, NotFoundError
-from rcaeval.offline._openrca_rules import parse_scoring_points
+from rcaeval.offline import parse_scoring_points
 
 CST = timezone(timedelta(hours=8))
 """OpenRCA's telemetry and instructions are in UTC+8 (its prompts say so)."""

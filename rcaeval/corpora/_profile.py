@@ -4,7 +4,7 @@ evidence buckets.
 
 Each imported case's judge.yaml keeps the task's ``scoring_points`` (``corpus:``); a run's
 final answer (``output.txt`` of its audit dir) is the prediction. Scoring is
-:func:`rcaeval.offline._openrca_rules.score_parsed` - the rules ``rcaeval offline openrca``
+:func:`rcaeval.offline.score_parsed` - the rules ``rcaeval offline openrca``
 uses - so the two agree row for row; :func:`export_openrca` writes the same answers as
 OpenRCA's own query and predictions files, for ``rcaeval offline openrca`` or OpenRCA's
 ``main/evaluate.py``.
@@ -20,10 +20,15 @@ from typing import Any
 import polars as pl
 
 from rcaeval.errors import InputError, NotFoundError
-from rcaeval.offline._openrca import SCORE_SCHEMA
-from rcaeval.offline._openrca_rules import parse_prediction, parse_scoring_points, score_parsed
+from rcaeval.offline import (
+    OPENRCA_SCORE_SCHEMA,
+    parse_prediction,
+    parse_scoring_points,
+    score_parsed,
+)
 
-PROFILE_SCHEMA: dict[str, Any] = {"case_id": pl.Utf8, "system": pl.Utf8, **SCORE_SCHEMA}
+PROFILE_SCHEMA: dict[str, Any] = {"case_id": pl.Utf8, "system": pl.Utf8,
+                                  **OPENRCA_SCORE_SCHEMA}
 """Columns of :func:`openrca_scores`: the case, its OpenRCA system, then the columns of
 ``rcaeval offline openrca``'s per-row scores."""
 

@@ -33,7 +33,7 @@ from rcaeval.harness._contract import (
     json_schema_text,
 )
 from rcaeval.harness._gates import GATE_IDS
-from rcaeval.harness._io import read_responses
+from rcaeval.harness._io import drop_nulls, read_responses
 from rcaeval.harness._ledger import guarded, is_disruptive, looks_disruptive
 from rcaeval.harness._result import (
     DIMENSIONS,
@@ -50,6 +50,6 @@ __all__ = [
     "GATE_IDS", "STATUSES", "Action", "Alert", "BatchResult", "CheckRow", "Claim",
     "EvidenceArtifact", "GateResult", "HarnessConfig", "HarnessResult", "Hypothesis",
     "PlanStep", "RcaResponse", "Repair", "RootCause", "Score", "ToolError", "analysis_hash",
-    "check", "check_batch", "guarded", "is_disruptive", "json_schema", "json_schema_text",
-    "looks_disruptive", "parse_response", "read_responses", "summarize",
+    "check", "check_batch", "drop_nulls", "guarded", "is_disruptive", "json_schema",
+    "json_schema_text", "looks_disruptive", "parse_response", "read_responses", "summarize",
 ]

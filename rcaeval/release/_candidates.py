@@ -23,7 +23,7 @@ import orjson
 from pydantic import ValidationError
 
 from rcaeval._paths import read_query
-from rcaeval.harness._io import drop_nulls
+from rcaeval.harness import drop_nulls
 from rcaeval.release._captures import load_captures, open_connection
 from rcaeval.release._models import VERIFIED_OUTCOMES, Capture, Review
 from rcaeval.release._reviews import read_reviews

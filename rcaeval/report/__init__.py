@@ -46,6 +46,7 @@ from rcaeval.report._promote import (
     baseline_document,
     promote_baseline,
     promotion_problems,
+    render_baseline,
 )
 from rcaeval.report._suite import (
     SuiteInfo,
@@ -92,6 +93,7 @@ __all__ = [
     "load_run",
     "promote_baseline",
     "promotion_problems",
+    "render_baseline",
     "render_detail",
     "render_diff",
     "render_json",

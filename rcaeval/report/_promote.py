@@ -16,7 +16,7 @@ from rcaeval.errors import InputError
 from rcaeval.registry import BaselineSpec, SuiteSpec, load_suite
 from rcaeval.report._context import AUTO
 from rcaeval.report._data import RunData, case_audit_dir, load_run
-from rcaeval.report._fmt import fmt_ts
+from rcaeval.report._fmt import fmt_score, fmt_ts, table
 from rcaeval.report._snapshot import dump_yaml, write_case_files
 from rcaeval.report._suite import (
     baseline_path,
@@ -218,3 +218,17 @@ def baseline_cases(spec: BaselineSpec) -> pl.DataFrame:
         schema={"case_id": pl.String, "verdict": pl.String, "score": pl.Float64,
                 "subtype": pl.String, "baseline_eligible": pl.Boolean},
     )
+
+
+def render_baseline(spec: BaselineSpec) -> str:
+    """The baseline as text (what ``rcaeval baseline show`` prints): run, versions, summary
+    and a table of its case rows."""
+    s = spec.summary
+    lines = [f"suite {spec.suite_id} {spec.suite_version}: run {spec.run_id}, promoted "
+             f"{fmt_ts(spec.promoted_at)}, judge {spec.judge_version}",
+             f"{s.cases} cases: {s.pass_} pass, {s.fail} fail, {s.invalid} invalid, "
+             f"total score {fmt_score(s.total_score)}"]
+    rows = [[c.case_id, c.verdict, fmt_score(c.score), c.subtype or "-",
+             "yes" if c.baseline_eligible else "no"] for c in spec.cases]
+    lines += table(["case", "verdict", "score", "subtype", "eligible"], rows, right={2})
+    return "\n".join(lines) + "\n"

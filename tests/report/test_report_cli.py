@@ -50,7 +50,10 @@ def test_promote_diff_cycle(env: Env, capsys: pytest.CaptureFixture[str]) -> Non
     assert '"result": "regression"' in capsys.readouterr().out
 
     assert main(["baseline", "show", "smoke", "--registry", str(env.registry)]) == 0
-    assert "suite smoke 1.0: run base-1" in capsys.readouterr().out
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0].startswith("suite smoke 1.0: run base-1")
+    assert shown[2].split() == ["case", "verdict", "score", "subtype", "eligible"]
+    assert any(line.split()[:2] == ["case-b", "pass"] for line in shown[3:])
 
 
 def test_promote_cli_refusal_exits_3(env: Env, capsys: pytest.CaptureFixture[str]) -> None:

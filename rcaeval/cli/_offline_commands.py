@@ -14,7 +14,7 @@ from rich.table import Table
 from rcaeval._inputs import check_output_file
 from rcaeval.cli._console import table_width
 from rcaeval.errors import ExitCode
-from rcaeval.offline._fixture import FixtureError
+from rcaeval.offline import FixtureError
 
 _OUT = Console(width=table_width(), highlight=False)
 _ERR = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -62,7 +62,7 @@ def _exit(ok_failures: list[str], errors: list[FixtureError]) -> int:
 def score_command(fixtures: Path, min_top1: float | None, baseline: Path | None,
                   write_baseline_to: Path | None, as_json: bool,
                   cases_out: Path | None, max_open_world_high_confidence: int = 0) -> int:
-    from rcaeval.offline._score import score_fixtures, write_baseline
+    from rcaeval.offline import score_fixtures, write_baseline
 
     if cases_out is not None:
         check_output_file(cases_out, field="--cases-out")
@@ -105,8 +105,7 @@ def gate_command(fixtures: Path | None, as_json: bool, cases_out: Path | None, *
                  captures: Path | None = None, reviews: Path | None = None,
                  window: str | None = None, stage: str | None = None) -> int:
     from rcaeval.errors import InputError
-    from rcaeval.offline._captures import read_capture_fixtures
-    from rcaeval.offline._gate import novel_gate
+    from rcaeval.offline import novel_gate, read_capture_fixtures
 
     if (fixtures is None) == (captures is None):
         raise InputError("give exactly one of --fixtures and --captures", field="--fixtures")
@@ -138,7 +137,7 @@ def gate_command(fixtures: Path | None, as_json: bool, cases_out: Path | None, *
 
 def sample_command(out: Path | None, seed: int | None) -> int:
     from rcaeval._paths import data_dir
-    from rcaeval.offline._sample import OFFLINE_SEED, generate_offline_sample
+    from rcaeval.offline import OFFLINE_SEED, generate_offline_sample
 
     root = out or data_dir() / "offline"
     info = generate_offline_sample(root, OFFLINE_SEED if seed is None else seed)
@@ -153,9 +152,7 @@ def mutate_command(fixtures: Path | None, bundles: Path | None, out: Path,
                    mutations: list[str] | None, cases: list[str] | None,
                    registry: Path | None, channel: str) -> int:
     from rcaeval.errors import InputError
-    from rcaeval.offline._fixture import dump_fixtures
-    from rcaeval.offline._mutate import MUTATIONS, mutate_fixtures
-    from rcaeval.offline._mutate_bundle import mutate_run
+    from rcaeval.offline import MUTATIONS, dump_fixtures, mutate_fixtures, mutate_run
 
     if (fixtures is None) == (bundles is None):
         raise InputError("give exactly one of --fixtures and --bundles", field="--fixtures")
