@@ -149,7 +149,7 @@ FILE_KINDS = ("fifo", "device", "dir", "devlink", "dangling", "big", "empty_parq
 
 def section_files(n: int, tmp: Path, seed: int, tally: Any) -> Any:
     from rcaeval.errors import RcaevalError
-    from rcaeval.harness._io import read_responses
+    from rcaeval.harness import read_responses
     from rcaeval.offline._fixture import read_fixtures
     from rcaeval.registry._yamlsrc import parse_yaml
 

@@ -8,6 +8,6 @@ store, the registry (and a suite), the sandbox, and an agent spec (docs/doctor.m
 
 from __future__ import annotations
 
-from rcaeval.doctor._checks import STATUSES, Check, run_checks
+from rcaeval.doctor._checks import Check, run_checks
 
-__all__ = ["STATUSES", "Check", "run_checks"]
+__all__ = ["Check", "run_checks"]

@@ -5,8 +5,8 @@ See docs/extract.md for what each raw table holds and docs/bundle-contract.md fo
 
 from __future__ import annotations
 
-from rcaeval.extract._batch import ExtractSummary, discover_case_dirs, extract_cases
-from rcaeval.extract._case import CaseRef, CaseTables, error_tables, extract_case
+from rcaeval.extract._batch import discover_case_dirs, extract_cases
+from rcaeval.extract._case import CaseRef, extract_case
 from rcaeval.extract._evidence import flatten_events, flatten_metrics, flatten_queries
 from rcaeval.extract._jsonflat import elided_table, flatten_json
 from rcaeval.extract._logs import (
@@ -17,27 +17,22 @@ from rcaeval.extract._logs import (
 )
 from rcaeval.extract._output import classify_section, flatten_output, split_sentences
 from rcaeval.extract._patch import flatten_patch
-from rcaeval.extract._resolve import BundleResolution, resolve_bundle
+from rcaeval.extract._resolve import resolve_bundle
 from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, FileRecord
 from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_CATALOG, RAW_TABLES, RawTable
-from rcaeval.extract._values import parse_ts
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
     "PAYLOAD_SCHEMAS",
     "RAW_CATALOG",
     "RAW_TABLES",
-    "BundleResolution",
     "CaseFS",
     "CaseRef",
-    "CaseTables",
-    "ExtractSummary",
     "FileRecord",
     "RawTable",
     "classify_section",
     "discover_case_dirs",
     "elided_table",
-    "error_tables",
     "extract_case",
     "extract_cases",
     "flatten_events",
@@ -50,7 +45,6 @@ __all__ = [
     "flatten_queries",
     "flatten_telemetry",
     "parse_log_line",
-    "parse_ts",
     "resolve_bundle",
     "split_sentences",
 ]

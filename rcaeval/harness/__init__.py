@@ -11,23 +11,12 @@ from __future__ import annotations
 
 from rcaeval.harness._batch import BatchResult, check_batch, summarize
 from rcaeval.harness._check import check, parse_response
-from rcaeval.harness._config import (
-    ENV_ENABLE,
-    ENV_MAX_REPAIRS,
-    ENV_PASS_SCORE,
-    HarnessConfig,
-)
+from rcaeval.harness._config import HarnessConfig
 from rcaeval.harness._contract import (
-    CONTRACT_VERSION,
-    Action,
     Alert,
-    Claim,
     EvidenceArtifact,
-    Hypothesis,
-    PlanStep,
     RcaResponse,
     RootCause,
-    ToolError,
     analysis_hash,
     json_schema,
     json_schema_text,
@@ -35,21 +24,13 @@ from rcaeval.harness._contract import (
 from rcaeval.harness._gates import GATE_IDS
 from rcaeval.harness._io import drop_nulls, read_responses
 from rcaeval.harness._ledger import guarded, is_disruptive, looks_disruptive
-from rcaeval.harness._result import (
-    DIMENSIONS,
-    STATUSES,
-    CheckRow,
-    GateResult,
-    HarnessResult,
-    Repair,
-    Score,
-)
+from rcaeval.harness._result import DIMENSIONS, STATUSES, GateResult, HarnessResult, Repair, Score
 
 __all__ = [
-    "CONTRACT_VERSION", "DIMENSIONS", "ENV_ENABLE", "ENV_MAX_REPAIRS", "ENV_PASS_SCORE",
-    "GATE_IDS", "STATUSES", "Action", "Alert", "BatchResult", "CheckRow", "Claim",
-    "EvidenceArtifact", "GateResult", "HarnessConfig", "HarnessResult", "Hypothesis",
-    "PlanStep", "RcaResponse", "Repair", "RootCause", "Score", "ToolError", "analysis_hash",
+    "DIMENSIONS",
+    "GATE_IDS", "STATUSES", "Alert", "BatchResult",
+    "EvidenceArtifact", "GateResult", "HarnessConfig", "HarnessResult",
+    "RcaResponse", "Repair", "RootCause", "Score", "analysis_hash",
     "check", "check_batch", "drop_nulls", "guarded", "is_disruptive", "json_schema",
     "json_schema_text", "looks_disruptive", "parse_response", "read_responses", "summarize",
 ]

@@ -18,26 +18,17 @@ from rcaeval.ingest._alertmanager import (
 )
 from rcaeval.ingest._capture import CaptureResult, capture_case
 from rcaeval.ingest._common import Window, incident_dir, parse_window
-from rcaeval.ingest._incident import (
-    append_log_lines,
-    incident_update,
-    log_name,
-    merge_records,
-    source_error,
-)
-from rcaeval.ingest._kube import import_kube_events, import_kube_pods, kube_events, kube_pods
-from rcaeval.ingest._loglines import Entry, write_entries
-from rcaeval.ingest._loki import import_journal, import_loki, journal_entries, loki_entries
+from rcaeval.ingest._incident import append_log_lines, incident_update, log_name, merge_records
+from rcaeval.ingest._kube import import_kube_events, import_kube_pods, kube_events
+from rcaeval.ingest._loki import import_journal, import_loki
 from rcaeval.ingest._otlp import import_otlp, otlp_spans
-from rcaeval.ingest._plainlog import FORMATS as LOG_FORMATS
 from rcaeval.ingest._plainlog import import_plain_logs, plain_entries
 from rcaeval.ingest._prometheus import SeriesImport, import_prometheus, prometheus_series
 
-__all__ = ["AlertImport", "CaptureResult", "Entry", "LOG_FORMATS", "SeriesImport",
+__all__ = ["AlertImport", "CaptureResult", "SeriesImport",
            "Window", "alertmanager_checks", "append_log_lines", "capture_case",
            "import_alertmanager", "import_journal", "import_kube_events",
            "import_kube_pods", "import_loki", "import_otlp", "import_plain_logs",
-           "import_prometheus", "incident_dir", "incident_update", "journal_entries",
-           "kube_events", "kube_pods", "log_name", "loki_entries", "merge_records",
-           "otlp_spans", "parse_window", "plain_entries", "prometheus_series",
-           "source_error", "write_entries"]
+           "import_prometheus", "incident_dir", "incident_update",
+           "kube_events", "log_name", "merge_records",
+           "otlp_spans", "parse_window", "plain_entries", "prometheus_series"]

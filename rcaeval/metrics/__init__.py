@@ -11,8 +11,6 @@ See docs/metrics.md for every metric's definition and how to add one.
 from __future__ import annotations
 
 from rcaeval.metrics._registry import (
-    KINDS,
-    RESULT_SCHEMA,
     Metric,
     compute_breakdown,
     compute_metrics,
@@ -20,5 +18,5 @@ from rcaeval.metrics._registry import (
     metric_registry,
 )
 
-__all__ = ["KINDS", "RESULT_SCHEMA", "Metric", "compute_breakdown", "compute_metrics", "get_metric",
+__all__ = ["Metric", "compute_breakdown", "compute_metrics", "get_metric",
            "metric_registry"]

@@ -26,7 +26,6 @@ from rcaeval.registry._facts import FACTS, is_known_fact
 from rcaeval.registry._judge import JudgeSpec, RootCause
 from rcaeval.registry._loader import (
     Registry,
-    SuiteCaseEntry,
     iter_suite_cases,
     load_case,
     load_case_dir,
@@ -47,7 +46,6 @@ __all__ = ["DEFAULT_TOOLS_MODE", "RootCause", "ToolsMode", "load_case_dir", "sch
     "Problem",
     "Registry",
     "RegistryError",
-    "SuiteCaseEntry",
     "SuiteSpec",
     "apply_defaults",
     "is_known_fact",

@@ -12,12 +12,11 @@ reviews, and the gate itself (the release procedure). See docs/release.md.
 
 from __future__ import annotations
 
-from rcaeval.release._candidates import CandidateResult, knowledge_candidates
-from rcaeval.release._compare import Comparison, compare
-from rcaeval.release._gate import GateResult, GateRow, check_gate, load_artifact
+from rcaeval.release._candidates import knowledge_candidates
+from rcaeval.release._compare import compare
+from rcaeval.release._gate import GateResult, check_gate, load_artifact
 from rcaeval.release._history import RecordResult, record_window, stored_windows
 from rcaeval.release._metrics import (
-    METRICS_FORMAT,
     Measurement,
     check_confidence,
     measure,
@@ -27,19 +26,7 @@ from rcaeval.release._metrics import (
     write_document,
     write_metrics_json,
 )
-from rcaeval.release._models import (
-    CAPTURE_FORMAT,
-    CASE_TYPES,
-    REVIEW_FORMAT,
-    REVIEW_SCORES,
-    STAGES,
-    VERIFIED_OUTCOMES,
-    Capture,
-    KnowledgeActivation,
-    Review,
-    ToolExecution,
-    json_schemas,
-)
+from rcaeval.release._models import CASE_TYPES, REVIEW_SCORES, STAGES, Capture, Review, json_schemas
 from rcaeval.release._review_store import (
     ImportResult,
     import_reviews,
@@ -48,20 +35,20 @@ from rcaeval.release._review_store import (
 )
 from rcaeval.release._reviews import read_reviews
 from rcaeval.release._sample import SampleSpec, write_sample, write_shadow
-from rcaeval.release._signing import KEY_ENV, ReleaseKey, load_key
+from rcaeval.release._signing import ReleaseKey, load_key
 from rcaeval.release._synthetic import synthetic_artifact, write_synthetic_files
 from rcaeval.release._thresholds import GATE, GATE_METRICS, Threshold
 from rcaeval.release._window import Window, parse_window
 
 __all__ = ["SampleSpec", "check_confidence", "write_sample", "write_shadow",
-    "CAPTURE_FORMAT", "CASE_TYPES", "GATE", "GATE_METRICS", "METRICS_FORMAT", "REVIEW_FORMAT",
-    "REVIEW_SCORES", "STAGES", "VERIFIED_OUTCOMES", "CandidateResult", "Capture", "GateResult",
-    "GateRow", "ImportResult", "import_reviews", "knowledge_candidates", "review_history",
+    "CASE_TYPES", "GATE", "GATE_METRICS",
+    "REVIEW_SCORES", "STAGES", "Capture", "GateResult",
+    "ImportResult", "import_reviews", "knowledge_candidates", "review_history",
     "verified_actions",
-    "KnowledgeActivation", "Measurement", "Review", "Threshold", "ToolExecution", "Window",
-    "Comparison", "compare", "check_gate", "json_schemas", "load_artifact", "measure",
+    "Measurement", "Review", "Threshold", "Window",
+    "compare", "check_gate", "json_schemas", "load_artifact", "measure",
     "metrics", "parse_window",
-    "KEY_ENV", "RecordResult", "ReleaseKey", "load_key", "read_reviews", "record_window",
+    "RecordResult", "ReleaseKey", "load_key", "read_reviews", "record_window",
     "seal", "sign", "stored_windows",
     "synthetic_artifact", "write_document", "write_metrics_json", "write_synthetic_files",
 ]

@@ -16,83 +16,26 @@ Typical use::
 
 from __future__ import annotations
 
-from rcaeval.report._context import AUTO, ReportContext, build_context
-from rcaeval.report._data import (
-    RunData,
-    case_audit_dir,
-    default_audit_root,
-    load_run,
-    run_audit_dir,
-)
-from rcaeval.report._diff import (
-    CLASSES,
-    DIFF_SCHEMA,
-    VERDICT_RANK,
-    BaselineDiff,
-    diff_against_baseline,
-    diff_run,
-)
+from rcaeval.report._context import build_context
+from rcaeval.report._diff import BaselineDiff, diff_against_baseline
 from rcaeval.report._diff_render import (
     FORMATS,
-    diff_to_dict,
     render_diff,
     render_json,
     render_markdown,
     render_text,
 )
-from rcaeval.report._promote import (
-    SNAPSHOT_MARKER,
-    baseline_cases,
-    baseline_document,
-    promote_baseline,
-    promotion_problems,
-    render_baseline,
-)
-from rcaeval.report._suite import (
-    SuiteInfo,
-    baseline_path,
-    find_baseline,
-    load_baseline,
-    snapshot_dir,
-    suite_info,
-)
-from rcaeval.report._text import (
-    DETAIL_FILE,
-    REPORT_FILE,
-    comparison_status,
-    render_detail,
-    render_report,
-    write_reports,
-)
+from rcaeval.report._promote import promote_baseline, render_baseline
+from rcaeval.report._suite import load_baseline, snapshot_dir
+from rcaeval.report._text import render_detail, render_report, write_reports
 
 __all__ = [
-    "AUTO",
-    "CLASSES",
-    "DETAIL_FILE",
-    "DIFF_SCHEMA",
     "FORMATS",
-    "REPORT_FILE",
-    "SNAPSHOT_MARKER",
-    "VERDICT_RANK",
     "BaselineDiff",
-    "ReportContext",
-    "RunData",
-    "SuiteInfo",
-    "baseline_cases",
-    "baseline_document",
-    "baseline_path",
     "build_context",
-    "case_audit_dir",
-    "comparison_status",
-    "default_audit_root",
     "diff_against_baseline",
-    "diff_run",
-    "diff_to_dict",
-    "find_baseline",
     "load_baseline",
-    "load_run",
     "promote_baseline",
-    "promotion_problems",
     "render_baseline",
     "render_detail",
     "render_diff",
@@ -100,22 +43,19 @@ __all__ = [
     "render_markdown",
     "render_report",
     "render_text",
-    "run_audit_dir",
     "snapshot_dir",
-    "suite_info",
     "write_reports",
 ]
 
 from rcaeval.report._notebook import (  # noqa: E402 - the regression report notebook
     KERNEL_NAME,
-    NotebookRender,
     ReleaseGateRender,
     render_explore_notebook,
     render_regression_notebook,
     render_release_gate_notebook,
 )
 
-__all__ += ["KERNEL_NAME", "NotebookRender", "ReleaseGateRender", "render_explore_notebook",
+__all__ += ["KERNEL_NAME", "ReleaseGateRender", "render_explore_notebook",
             "render_regression_notebook", "render_release_gate_notebook"]
 
 # Machine-readable results (--results-json, --junit-xml) and file problems (docs/results.md).
@@ -124,13 +64,9 @@ from rcaeval.report._integrity import integrity_of  # noqa: E402
 from rcaeval.report._junit import junit_xml, write_junit_xml  # noqa: E402
 from rcaeval.report._parse_errors import describe as describe_file_problem  # noqa: E402
 from rcaeval.report._parse_errors import parse_errors_of  # noqa: E402
-from rcaeval.report._results import (  # noqa: E402
-    RESULTS_SCHEMA,
-    run_results,
-    write_results_json,
-)
+from rcaeval.report._results import run_results, write_results_json  # noqa: E402
 
-__all__ += ["RESULTS_SCHEMA", "describe_file_problem", "describe_integrity", "integrity_of",
+__all__ += ["describe_file_problem", "describe_integrity", "integrity_of",
             "junit_xml", "parse_errors_of", "run_results", "write_junit_xml",
             "write_results_json"]
 
@@ -147,7 +83,6 @@ __all__ += ["RepeatDiff", "diff_repeats_against_baseline"]
 from rcaeval.report._banners import gate_banner, regression_banner, run_banner  # noqa: E402
 from rcaeval.report._notebook import load_diff, publish_result  # noqa: E402
 from rcaeval.report._runpage import (  # noqa: E402
-    RunPage,
     case_links_html,
     case_table,
     drilldown_html,
@@ -155,6 +90,6 @@ from rcaeval.report._runpage import (  # noqa: E402
     show_html,
 )
 
-__all__ += ["RunPage", "case_links_html", "case_table", "drilldown_html", "gate_banner",
+__all__ += ["case_links_html", "case_table", "drilldown_html", "gate_banner",
             "load_diff", "publish_result", "regression_banner", "render_run_page", "run_banner",
             "show_html"]

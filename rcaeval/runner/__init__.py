@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rcaeval.runner._agent_name import MAX_AGENT_NAME, default_agent_name
+from rcaeval.runner._agent_name import default_agent_name
 from rcaeval.runner._agents import (
     ACP_EXTRA_HINT,
-    USAGE_KEYS,
     AgentAdapter,
     AgentOutcome,
     Turn,
@@ -21,45 +20,25 @@ from rcaeval.runner._agents import (
 )
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
-from rcaeval.runner._command import CommandAgent
-from rcaeval.runner._execute import (
-    CaseContext,
-    CaseExecution,
-    CaseHook,
-    execute_case,
-    finalize_workspace,
-)
+from rcaeval.runner._execute import CaseExecution, CaseHook, execute_case
 from rcaeval.runner._gate import check_fail_under, parse_fail_on
-from rcaeval.runner._replay import ReplayAgent
-from rcaeval.runner._workspace import (
-    Workspace,
-    agent_env,
-    create_workspace,
-    parse_env_args,
-)
+from rcaeval.runner._workspace import agent_env, create_workspace, parse_env_args
 
 __all__ = [
     "ACP_EXTRA_HINT",
     "acp_available",
     "check_fail_under",
     "parse_fail_on",
-    "MAX_AGENT_NAME",
     "MAX_FILE_BYTES",
-    "CommandAgent",
-    "ReplayAgent",
-    "USAGE_KEYS",
     "AgentAdapter",
     "AgentOutcome",
-    "CaseContext",
     "CaseExecution",
     "CaseHook",
     "RunCase",
     "Turn",
-    "Workspace",
     "agent_env",
     "create_workspace",
     "execute_case",
-    "finalize_workspace",
     "mirror_audit",
     "opaque_case_ref",
     "default_agent_name",
@@ -69,18 +48,11 @@ __all__ = [
 ]
 
 # The run loop (docs/running.md).
-from rcaeval.runner._loop import (  # noqa: E402
-    CaseResult,
-    RunFailed,
-    RunInterrupted,
-    RunSummary,
-    run_suite,
-)
+from rcaeval.runner._loop import RunFailed, RunInterrupted, RunSummary, run_suite  # noqa: E402
 from rcaeval.runner._progress import RunProgress  # noqa: E402
 from rcaeval.runner._resume import agent_config, agent_hash, drop_run, new_run_id  # noqa: E402
 
 __all__ += [
-    "CaseResult",
     "RunFailed",
     "RunInterrupted",
     "RunProgress",
@@ -93,20 +65,14 @@ __all__ += [
 ]
 
 # The run's exit status: infrastructure errors, --fail-under, --fail-on (docs/cli.md).
-from rcaeval.runner._gate import FAIL_ON_CHOICES, RunGate, gate_run  # noqa: E402
+from rcaeval.runner._gate import gate_run  # noqa: E402
 
-__all__ += ["FAIL_ON_CHOICES", "RunGate", "gate_run"]
+__all__ += ["gate_run"]
 
 # Repeats: a suite run K times as one repeat group (docs/running.md#repeats).
-from rcaeval.runner._repeat import (  # noqa: E402
-    RepeatInterrupted,
-    RepeatRun,
-    member_run_id,
-    repeat_group,
-    run_repeats,
-)
+from rcaeval.runner._repeat import RepeatInterrupted, repeat_group, run_repeats  # noqa: E402
 
-__all__ += ["RepeatInterrupted", "RepeatRun", "member_run_id", "repeat_group", "run_repeats"]
+__all__ += ["RepeatInterrupted", "repeat_group", "run_repeats"]
 
 # Choosing cases: --case, --tag, --case-type, --limit (docs/running.md).
 from rcaeval.runner._select import select_cases  # noqa: E402

@@ -35,12 +35,11 @@ from rcaeval.semantic._config import (
 from rcaeval.semantic._flow import (
     SHADOW_FILES,
 )
-from rcaeval.semantic._models import STATUSES, SemanticContext, SemanticPacket
+from rcaeval.semantic._models import SemanticContext, SemanticPacket
 from rcaeval.semantic._view import load_shadow, load_shadows, side_by_side, side_by_side_html
 
 __all__ = [
     "SHADOW_FILES",
-    "STATUSES",
     "Prompt",
     "SemanticConfig",
     "SemanticContext",

@@ -10,26 +10,22 @@ byte-identical files. See docs/synth.md.
 
 from __future__ import annotations
 
-from rcaeval.synth._bench import BenchSummary, generate_runs
+from rcaeval.synth._bench import generate_runs
 from rcaeval.synth._bundle import BEHAVIOURS, EXPECTED, LANGUAGE_BEHAVIOURS
-from rcaeval.synth._incident import Incident, Variation, render_incident
+from rcaeval.synth._incident import Incident
 from rcaeval.synth._io import derive_rng
 from rcaeval.synth._sample import SAMPLE_SEED, generate_sample
-from rcaeval.synth._template import Scenario, load_library, load_scenarios
+from rcaeval.synth._template import Scenario, load_scenarios
 
 __all__ = [
     "BEHAVIOURS",
     "LANGUAGE_BEHAVIOURS",
     "EXPECTED",
     "SAMPLE_SEED",
-    "BenchSummary",
     "Incident",
     "Scenario",
-    "Variation",
     "derive_rng",
     "generate_runs",
     "generate_sample",
-    "load_library",
     "load_scenarios",
-    "render_incident",
 ]

@@ -12,11 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from rcaeval.tools._catalog import (
     ALWAYS_WRITTEN,
-    ON_OUTAGE,
     OUTAGE_CHANNELS,
     TOOL_OUTPUTS,
-    ToolOutput,
-    bundle_path,
     tool_output,
     tools_of_channel,
     tools_writing,
@@ -28,8 +25,8 @@ from rcaeval.tools._tools import IncidentTools, ToolInputError
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
-           "IncidentTools", "ToolInputError", "ToolOutput", "build_server", "bundle_path",
+__all__ = ["ALWAYS_WRITTEN", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
+           "IncidentTools", "ToolInputError", "build_server",
            "load_case_data", "serve", "tool_output", "tools_of_channel", "tools_writing",
            "written_files"]
 

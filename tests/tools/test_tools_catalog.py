@@ -12,7 +12,7 @@ import pytest
 from tools_kit import PANIC_CASE
 
 from rcaeval._vocab import EVIDENCE_CHANNELS
-from rcaeval.bundle._contract import MILESTONES
+from rcaeval.bundle import MILESTONES
 from rcaeval.tools import (
     ALWAYS_WRITTEN,
     OUTAGE_CHANNELS,
