@@ -16,8 +16,6 @@ agent's own program is another Python interpreter, the same is checked there.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
 import re
 import shutil
@@ -31,7 +29,7 @@ from typing import Any
 
 from rcaeval.doctor._checks import Check
 from rcaeval.errors import RcaevalError
-from rcaeval.runner._agents import PROFILES
+from rcaeval.runner import AGENT_PROFILES
 
 DOCTOR_PROMPT = ("rcaeval doctor: this is a start-up check, not an incident. Reply with one "
                  "line saying OK; do not call any tool.\n")
@@ -57,8 +55,7 @@ def check_agent(spec: str | None, env: Mapping[str, str | None] | None = None,
     ``--sandbox-bind``."""
     if spec is None:
         return [Check("agent", "skip", "no --agent given")]
-    from rcaeval.runner import parse_agent_spec
-    from rcaeval.runner._sandbox import parse_binds, resolve_sandbox
+    from rcaeval.runner import parse_agent_spec, resolve_sandbox
 
     try:
         adapter = parse_agent_spec(spec, env=env)
@@ -77,7 +74,7 @@ def check_agent(spec: str | None, env: Mapping[str, str | None] | None = None,
         return [Check("agent", "fail", f"{spec}: executable {argv[0] if argv else '?'!r} "
                       "not found", "install it, or give its full path in the spec")]
     try:
-        sb = resolve_sandbox(sandbox, network=network, binds=parse_binds(sandbox_binds),
+        sb = resolve_sandbox(sandbox, network=network, binds=sandbox_binds,
                              endpoints=allow_endpoints)
     except RcaevalError as exc:
         return [Check("agent", "fail", f"{spec}: {exc}", "install bubblewrap, or pass the "
@@ -90,7 +87,7 @@ def check_agent(spec: str | None, env: Mapping[str, str | None] | None = None,
                               run_id="doctor", sandbox=sb)
         if kind == "acp":
             first = _acp_first_step(adapter, spec, ws, timeout_s, where)
-        elif kind == "command" or kind in PROFILES:  # a profile is a command agent
+        elif kind == "command" or kind in AGENT_PROFILES:  # a profile is a command agent
             first = _command_first_step(adapter, spec, ws, timeout_s, where)
         else:
             return [Check("agent", "ok", f"{spec}: {kind} agent")]
@@ -129,75 +126,14 @@ def _fix(ws: Any) -> str:
 
 
 def _acp_first_step(adapter: Any, spec: str, ws: Any, timeout_s: float, where: str) -> Check:
-    logging.disable(logging.ERROR)  # the acp library logs a dying agent's broken pipe
-    try:
-        info, err = asyncio.run(_handshake(adapter, ws, timeout_s))
-    except Exception as exc:  # noqa: BLE001 - any failure is the finding
-        info, err = None, f"{exc!r}"
-    finally:
-        logging.disable(logging.NOTSET)
-    if err is not None:
-        from rcaeval.runner._command import stderr_digest
+    from rcaeval.runner import acp_handshake
 
-        key, tail = stderr_digest(ws.runner_dir / "agent.stderr", 300)
-        return Check("agent", "fail", f"{spec} ({where}): ACP handshake failed: {err}" +
-                     (f": {key}" if key else "") + (f"; stderr: {tail}" if tail else ""),
+    info, err = acp_handshake(adapter, ws, timeout_s)
+    if err is not None:
+        return Check("agent", "fail", f"{spec} ({where}): ACP handshake failed: {err}",
                      "run the command by hand: it must speak ACP over stdio "
                      "(docs/agents.md); " + _fix(ws))
     return Check("agent", "ok", f"{spec} ({where}): ACP handshake ok ({info})")
-
-
-async def _handshake(adapter: Any, ws: Any, timeout_s: float) -> tuple[str | None,
-                                                                       str | None]:
-    from acp import PROTOCOL_VERSION, connect_to_agent
-    from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation
-
-    from rcaeval import __version__
-    from rcaeval.runner import AgentOutcome, agent_env
-    from rcaeval.runner._acp_client import WorkspaceClient
-    from rcaeval.runner._mcp import acp_mcp_servers
-    from rcaeval.runner._proc import kill_group, spawn_async
-    from rcaeval.runner._sandbox import sandbox_wrapper
-
-    env = agent_env(ws, adapter.env)
-    with open(ws.runner_dir / "agent.stderr", "ab") as err_f:
-        try:
-            proc = await spawn_async(
-                adapter.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=err_f, cwd=ws.path, env=env, limit=50 * 1024 * 1024,
-                wrapper=sandbox_wrapper(ws, adapter.argv, env))
-        except OSError as exc:
-            return None, f"cannot start {adapter.argv[0]!r}: {exc}"
-        client = WorkspaceClient(ws, AgentOutcome(status="completed"))
-        assert proc.stdin is not None and proc.stdout is not None
-        conn = connect_to_agent(client, proc.stdin, proc.stdout)
-        try:
-            init = await asyncio.wait_for(conn.initialize(
-                protocol_version=PROTOCOL_VERSION,
-                client_capabilities=ClientCapabilities(
-                    fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),
-                    terminal=False),
-                client_info=Implementation(name="rcaeval-doctor", version=__version__)),
-                timeout_s)
-            session = await asyncio.wait_for(
-                conn.new_session(cwd=str(ws.path), mcp_servers=acp_mcp_servers(ws)), timeout_s)
-            name = init.agent_info.name if init.agent_info is not None else "unnamed agent"
-            return (f"{name}, protocol version {init.protocol_version}, session "
-                    f"{session.session_id}"), None
-        except TimeoutError:
-            return None, f"no answer within {timeout_s:g}s"
-        except Exception as exc:  # noqa: BLE001 - connection closed, protocol error
-            code = proc.returncode
-            return None, f"{exc!r}" + (f" (agent exited with {code})" if code is not None
-                                       else "")
-        finally:
-            proc.stdin.close()
-            try:
-                await asyncio.wait_for(conn.close(), 2.0)
-            except Exception:  # noqa: BLE001, S110 - closing a dead connection
-                pass
-            kill_group(proc.pid)
-            await proc.wait()
 
 
 def _mcp_requirement() -> str | None:
@@ -240,17 +176,10 @@ def mcp_compatible(version: str, requirement: str | None) -> bool:
 def _probe(python: str, ws: Any, timeout_s: float) -> tuple[bool, str]:
     """Run the tools import probe with ``python`` as the run would start it (sandbox,
     environment): ``(ok, "mcp 2.3.1" or the exception line)``."""
-    from rcaeval.runner import agent_env
-    from rcaeval.runner._proc import launch_argv
-    from rcaeval.runner._sandbox import sandbox_wrapper
+    from rcaeval.runner import run_sandboxed
 
-    argv = [python, "-c", _TOOLS_PROBE]
-    env = agent_env(ws)
     try:
-        done = subprocess.run(launch_argv(argv, wrapper=sandbox_wrapper(ws, argv, env)),
-                              cwd=ws.path, env=env, capture_output=True, text=True,
-                              timeout=max(timeout_s, 30.0), check=False,
-                              stdin=subprocess.DEVNULL)
+        done = run_sandboxed([python, "-c", _TOOLS_PROBE], ws, max(timeout_s, 30.0))
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, f"{type(exc).__name__}: {exc}"
     lines = [ln for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]
@@ -260,13 +189,12 @@ def _probe(python: str, ws: Any, timeout_s: float) -> tuple[bool, str]:
 def _tools_checks(adapter: Any, ws: Any, timeout_s: float) -> list[Check]:
     """The incident tools' server imports in the sandbox with a compatible ``mcp``; and in the
     agent's own Python interpreter too, when it names one."""
-    from rcaeval.runner._sandbox_mounts import find_program
+    from rcaeval.runner import agent_program
 
     want = _mcp_requirement()
     out: list[Check] = []
     pythons = [("the runner's interpreter (the incident tools' MCP server)", sys.executable)]
-    argv = list(getattr(adapter, "argv", []))
-    exe = find_program(argv[0], None) if argv else None
+    exe = agent_program(adapter)
     # another venv's python resolves to the same binary: its packages still differ
     if exe is not None and _PYTHON.match(exe.name) and \
             exe.absolute() != Path(sys.executable).absolute():

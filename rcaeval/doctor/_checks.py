@@ -150,10 +150,10 @@ def check_registry(registry: str | Path | None, suite_id: str | None) -> list[Ch
 
 
 def check_sandbox(timeout_s: float = 10.0) -> list[Check]:
-    """Can bubblewrap make the sandbox agents run in (rcaeval.runner._sandbox: own user
+    """Can bubblewrap make the sandbox agents run in (the runner's: own user
     namespace as ``nobody``, no capabilities)? A warning - a failure under ``CI=true``,
     where ``rcaeval run --sandbox auto`` refuses to run unsandboxed."""
-    from rcaeval.runner._sandbox import _probe_argv, in_ci
+    from rcaeval.runner import in_ci, probe_bwrap
 
     bad = "fail" if in_ci() else "warn"
     ci_fix = "; in CI pass --sandbox none to run unsandboxed on purpose" if in_ci() else ""
@@ -161,10 +161,8 @@ def check_sandbox(timeout_s: float = 10.0) -> list[Check]:
     if exe is None:
         return [Check("sandbox", bad, "bubblewrap (bwrap) is not installed: agents cannot "
                       "be sandboxed", "apt-get install -y bubblewrap" + ci_fix)]
-    argv = _probe_argv(exe)
     try:
-        res = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s,
-                             check=False)
+        res = probe_bwrap(exe, timeout_s)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return [Check("sandbox", bad, f"{exe} cannot run: {exc}", None)]
     if res.returncode != 0:

@@ -21,10 +21,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import rcaeval.tools as catalog
 from rcaeval.bundle import REF_TYPES
 from rcaeval.prove._reach import (
     Unreachable,
-    _catalog,
     unavailable_channels,
     unreachable_checks,
 )
@@ -100,7 +100,7 @@ class CasePlan:
                         "wrong": wrong_root_cause(self.wrong.phrase) if self.wrong else None},
             "mechanism": self.mechanism,
             "skip_tools": {"lazy": self.lazy_tools},
-            "tool_channels": {r.tool: r.channel for r in _catalog().TOOL_OUTPUTS if r.channel},
+            "tool_channels": {r.tool: r.channel for r in catalog.TOOL_OUTPUTS if r.channel},
         }
 
 
@@ -116,26 +116,25 @@ def wrong_root_cause(phrase: str) -> str:
 
 def _tool_call(check_id: str, tool: str, args: dict[str, Any], match: tuple[str, ...] = (),
                threshold: float | None = None) -> PlanCall:
-    row = _catalog().tool_output(tool)
+    row = catalog.tool_output(tool)
     return PlanCall(check_id, tool, args, row.channel, _REF_OF_CHANNEL.get(row.channel or ""),
                     match, threshold)
 
 
 def _condition_calls(check_id: str, cond: object, unavailable: list[str]) -> list[PlanCall]:
-    cat = _catalog()
     if isinstance(cond, (FactCondition, DetectorCondition)):
         return []  # facts come from the sweep; detectors from the answer
     if isinstance(cond, KeywordAny) and cond.source == "logs":
         pattern = "|".join(re.escape(k) for k in cond.keywords)
         return [_tool_call(check_id, "search_logs", {"pattern": pattern, "limit": 200},
                            tuple(cond.keywords))]
-    if isinstance(cond, NumericSeriesAnyGt) and cat.bundle_path(cond.file) == \
+    if isinstance(cond, NumericSeriesAnyGt) and catalog.bundle_path(cond.file) == \
             "evidences/metrics.json":
         args: dict[str, Any] = {"name": cond.series, "max_points": POINTS_MAX}
         if cond.labels:
             args["labels"] = dict(cond.labels)
         return [_tool_call(check_id, "query_metrics", args, threshold=cond.threshold)]
-    if isinstance(cond, SpanErrorAny) and cat.bundle_path(cond.file) == "evidences/traces.json":
+    if isinstance(cond, SpanErrorAny) and catalog.bundle_path(cond.file) == "evidences/traces.json":
         if "traces" in unavailable:
             return []
         span_args: dict[str, Any] = {"status": "error", "limit": 200}
@@ -151,7 +150,7 @@ def _condition_calls(check_id: str, cond: object, unavailable: list[str]) -> lis
     elif not isinstance(cond, JsonListNonempty):
         return []
     out = []
-    for row in cat.tools_writing(str(file)):
+    for row in catalog.tools_writing(str(file)):
         if row.channel in unavailable:
             continue
         out.append(_tool_call(check_id, row.tool, {}, match))
@@ -194,7 +193,7 @@ def plan_case(case: MergedCase) -> CasePlan:
         for cond in chk.conditions:
             calls += _condition_calls(chk.id, cond, unavailable)
     lazy = _lazy_channel(case, calls, unavailable)
-    lazy_tools = [r.tool for r in _catalog().tools_of_channel(lazy)] if lazy else []
+    lazy_tools = [r.tool for r in catalog.tools_of_channel(lazy)] if lazy else []
     wrong = _wrong(case)
     rc = case.judge.ground_truth.root_cause
     proof = case.judge.proof

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import orjson
 
+import rcaeval.tools as catalog
 from rcaeval.registry import MergedCase
 from rcaeval.registry._conditions import (
     DetectorCondition,
@@ -65,20 +66,12 @@ def unavailable_channels(case: MergedCase) -> list[str]:
     return [str(c) for c in got] if isinstance(got, list) else []
 
 
-def _catalog():  # noqa: ANN202 - the module
-    """The incident tools' table (``rcaeval.tools.TOOL_OUTPUTS`` and its helpers)."""
-    import rcaeval.tools
-
-    return rcaeval.tools
-
-
 def writers(path: str, unavailable: list[str]) -> tuple[list[str], str | None]:
     """The tools that write the bundle-relative ``path`` in this case, or why none does."""
-    cat = _catalog()
     rel = path
-    if rel in cat.ALWAYS_WRITTEN or rel in RUNNER_FILES:
-        return ["(every call)" if rel in cat.ALWAYS_WRITTEN else "(the runner)"], None
-    rows = [r for r in cat.TOOL_OUTPUTS if rel in r.writes]
+    if rel in catalog.ALWAYS_WRITTEN or rel in RUNNER_FILES:
+        return ["(every call)" if rel in catalog.ALWAYS_WRITTEN else "(the runner)"], None
+    rows = [r for r in catalog.TOOL_OUTPUTS if rel in r.writes]
     live = [r.tool for r in rows if r.channel not in unavailable]
     if live:
         return live, None
@@ -87,7 +80,7 @@ def writers(path: str, unavailable: list[str]) -> tuple[list[str], str | None]:
         return [], (f"reads {rel}, which only {', '.join(r.tool for r in rows)} "
                     f"write{'s' if len(rows) == 1 else ''}, and the {', '.join(down)} backend "
                     "is unavailable in this case (incident/tool_status.json)")
-    if rel in cat.ON_OUTAGE:
+    if rel in catalog.ON_OUTAGE:
         if unavailable:
             return ["(a channel outage)"], None
         return [], (f"reads {rel}, which the tools write only when a channel is down, and "
@@ -98,7 +91,7 @@ def writers(path: str, unavailable: list[str]) -> tuple[list[str], str | None]:
 def _milestone_tools(event: str, unavailable: list[str]) -> list[str]:
     if event in EVERY_CALL_MILESTONES:
         return ["(every call)"]
-    return [r.tool for r in _catalog().TOOL_OUTPUTS
+    return [r.tool for r in catalog.TOOL_OUTPUTS
             if event in r.milestones and r.channel not in unavailable]
 
 
@@ -139,7 +132,7 @@ def condition_problem(cond: object, unavailable: list[str]) -> str | None:
         return writers(LOG_SOURCES[0], unavailable)[1]
     file = cond.source if isinstance(cond, KeywordAny) else \
         cond.file if not isinstance(cond, NumericSeriesAnyGt) else cond.file
-    return writers(_catalog().bundle_path(str(file)), unavailable)[1]
+    return writers(catalog.bundle_path(str(file)), unavailable)[1]
 
 
 def unreachable_checks(case: MergedCase) -> list[Unreachable]:

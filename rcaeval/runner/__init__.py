@@ -18,14 +18,25 @@ from rcaeval.runner._agents import (
     acp_available,
     parse_agent_spec,
 )
+from rcaeval.runner._agents import PROFILES as AGENT_PROFILES
 from rcaeval.runner._audit import MAX_FILE_BYTES, mirror_audit
 from rcaeval.runner._case import RunCase, opaque_case_ref, to_run_case
 from rcaeval.runner._execute import CaseExecution, CaseHook, execute_case
 from rcaeval.runner._gate import check_fail_under, parse_fail_on
+from rcaeval.runner._probe import acp_handshake, agent_program, probe_bwrap, run_sandboxed
+from rcaeval.runner._sandbox import in_ci, resolve_sandbox
 from rcaeval.runner._workspace import agent_env, create_workspace, parse_env_args
 
 __all__ = [
     "ACP_EXTRA_HINT",
+    "AGENT_PROFILES",
+    # what `rcaeval doctor --agent` tries: an agent's first step and the sandbox
+    "acp_handshake",
+    "agent_program",
+    "in_ci",
+    "probe_bwrap",
+    "resolve_sandbox",
+    "run_sandboxed",
     "acp_available",
     "check_fail_under",
     "parse_fail_on",

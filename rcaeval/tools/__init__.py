@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from rcaeval.tools._catalog import (
     ALWAYS_WRITTEN,
+    ON_OUTAGE,
     OUTAGE_CHANNELS,
     TOOL_OUTPUTS,
+    bundle_path,
     tool_output,
     tools_of_channel,
     tools_writing,
@@ -25,8 +27,8 @@ from rcaeval.tools._tools import IncidentTools, ToolInputError
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["ALWAYS_WRITTEN", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
-           "IncidentTools", "ToolInputError", "build_server",
+__all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
+           "IncidentTools", "ToolInputError", "build_server", "bundle_path",
            "load_case_data", "serve", "tool_output", "tools_of_channel", "tools_writing",
            "written_files"]
 

@@ -159,13 +159,14 @@ FACADES = {
         "render_report", "render_run_page", "render_text", "run_banner", "run_results", "show_html",
         "snapshot_dir", "write_junit_xml", "write_reports", "write_results_json"},
     "rcaeval.runner": {
-        "ACP_EXTRA_HINT", "MAX_FILE_BYTES", "AgentAdapter", "AgentOutcome", "CaseExecution",
-        "CaseHook", "RepeatInterrupted", "RunCase", "RunFailed", "RunInterrupted", "RunProgress",
-        "RunSummary", "Turn", "acp_available", "agent_config", "agent_env", "agent_hash",
-        "check_fail_under", "create_workspace", "default_agent_name", "drop_run", "execute_case",
-        "gate_run", "mirror_audit", "new_run_id", "opaque_case_ref", "parse_agent_spec",
-        "parse_env_args", "parse_fail_on", "repeat_group", "run_repeats", "run_suite",
-        "select_cases", "to_run_case"},
+        "ACP_EXTRA_HINT", "AGENT_PROFILES", "MAX_FILE_BYTES", "AgentAdapter", "AgentOutcome",
+        "CaseExecution", "CaseHook", "RepeatInterrupted", "RunCase", "RunFailed", "RunInterrupted",
+        "RunProgress", "RunSummary", "Turn", "acp_available", "acp_handshake", "agent_config",
+        "agent_env", "agent_hash", "agent_program", "check_fail_under", "create_workspace",
+        "default_agent_name", "drop_run", "execute_case", "gate_run", "in_ci", "mirror_audit",
+        "new_run_id", "opaque_case_ref", "parse_agent_spec", "parse_env_args", "parse_fail_on",
+        "probe_bwrap", "repeat_group", "resolve_sandbox", "run_repeats", "run_sandboxed",
+        "run_suite", "select_cases", "to_run_case"},
     "rcaeval.semantic": {
         "SHADOW_FILES", "Prompt", "SemanticConfig", "SemanticContext", "SemanticPacket",
         "agreement", "blended_verdicts", "load_shadow", "load_shadows", "report_lines",
@@ -184,9 +185,9 @@ FACADES = {
         "BEHAVIOURS", "EXPECTED", "LANGUAGE_BEHAVIOURS", "SAMPLE_SEED", "Incident", "Scenario",
         "derive_rng", "generate_runs", "generate_sample", "load_scenarios"},
     "rcaeval.tools": {
-        "ALWAYS_WRITTEN", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData", "IncidentTools",
-        "ToolInputError", "build_server", "load_case_data", "serve", "tool_output",
-        "tools_of_channel", "tools_writing", "written_files"},
+        "ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
+        "IncidentTools", "ToolInputError", "build_server", "bundle_path", "load_case_data", "serve",
+        "tool_output", "tools_of_channel", "tools_writing", "written_files"},
 }
 
 
