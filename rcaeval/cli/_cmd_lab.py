@@ -149,8 +149,7 @@ def register(app: typer.Typer) -> None:
 
         from rcaeval._seal import SEAL_KEY_ENV, parse_key
         from rcaeval.errors import InputError
-        from rcaeval.lab import default_dir
-        from rcaeval.lab._live_server import serve_live
+        from rcaeval.lab import default_dir, serve_live
         from rcaeval.tools._guard import TOKEN_ENV
 
         if transport not in ("stdio", "http", "unix"):
@@ -195,8 +194,8 @@ def register(app: typer.Typer) -> None:
                          ] = False,
     ) -> None:
         """Capture the lab's incident window into an offline case (docs/lab.md)."""
+        from rcaeval.lab import capture as do_capture
         from rcaeval.lab import default_dir, load_scenario
-        from rcaeval.lab._capture import capture as do_capture
 
         sc = load_scenario(scenario) if scenario else None
         got = do_capture(out, (lab_dir or default_dir()).resolve(), scenario=sc, force=force)

@@ -17,9 +17,9 @@ from rcaeval.errors import InputError
 def lab_suite(options: dict[str, Any], *, lab_dir: Path | None, user: str | None,
               registry: Path | None) -> Iterator[Path]:
     """The run on a fresh lab and its generated registry (``options`` is updated;
-    :func:`rcaeval.lab._suite.lab_session`), taken down after."""
+    :func:`rcaeval.lab.lab_session`), taken down after."""
     from rcaeval import lab
-    from rcaeval.lab._suite import lab_session, registry_root
+    from rcaeval.lab import lab_session, registry_root
 
     if registry is not None:
         raise InputError("--suite lab runs the lab's own registry ($RCAEVAL_LAB_REGISTRY), "
@@ -34,7 +34,7 @@ def lab_suite(options: dict[str, Any], *, lab_dir: Path | None, user: str | None
 
 def print_lab(console: Console, store: Any, run_id: str) -> None:
     """The run's mitigation table, when it is a lab run."""
-    from rcaeval.lab._suite import mitigation_rows, render_mitigation
+    from rcaeval.lab import mitigation_rows, render_mitigation
 
     rows = mitigation_rows(store.con, run_id)
     if rows:

@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from rcaeval.lab._scenario import OracleTarget, Scenario, scenario_paths
+from rcaeval.lab import OracleTarget, Scenario, scenario_paths
 
 BEHAVIOURS = ("oracle", "lazy", "wrong", "unsafe")
 REF_TYPES = {"series": "metric", "rows": "query", "queries": "query", "entries": "log",

@@ -85,7 +85,7 @@ def run_results(store: Store, summaries: Sequence[Any], *, group_id: str | None 
     """The results document of ``summaries`` (:class:`rcaeval.runner.RunSummary`, one per
     repeat, in repeat order). ``gate`` (:class:`rcaeval.runner.RunGate`) adds the exit
     status; ``group_id`` names a repeat group (default: the only run's id)."""
-    from rcaeval.lab._suite import mitigation_rows
+    from rcaeval.lab import mitigation_rows
     from rcaeval.metrics import compute_metrics
     from rcaeval.report._data import load_run
     from rcaeval.report._parse_errors import parse_errors_of

@@ -396,7 +396,7 @@ def write_reports(
 def lab_section(store: Store, run_id: str) -> str:
     """The incident lab's mitigation table of a ``run --suite lab`` run (docs/lab.md), empty
     for any other run."""
-    from rcaeval.lab._suite import mitigation_rows, render_mitigation
+    from rcaeval.lab import mitigation_rows, render_mitigation
 
     rows = mitigation_rows(store.con, run_id)
     return "\n" + render_mitigation(rows) if rows else ""

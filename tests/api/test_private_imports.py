@@ -12,7 +12,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2] / "rcaeval"
 
 BACKLOG = {
-    ("rcaeval/report/_results.py", "rcaeval.lab._suite"),
     ("rcaeval/authoring/_examples.py", "rcaeval.registry._common"),
     ("rcaeval/authoring/_examples.py", "rcaeval.registry._yamlsrc"),
     ("rcaeval/authoring/_newcase.py", "rcaeval.registry._common"),
@@ -27,16 +26,12 @@ BACKLOG = {
     ("rcaeval/cli/_case_capture.py", "rcaeval.ingest._window"),
     ("rcaeval/cli/_import_alertmanager.py", "rcaeval.ingest._window"),
     ("rcaeval/cli/_case_try.py", "rcaeval.authoring._try"),
-    ("rcaeval/cli/_cmd_lab.py", "rcaeval.lab._capture"),
-    ("rcaeval/cli/_cmd_lab.py", "rcaeval.lab._live_server"),
     ("rcaeval/cli/_cmd_lab.py", "rcaeval.tools._guard"),
     ("rcaeval/cli/_cmd_tools.py", "rcaeval.tools._guard"),
     ("rcaeval/cli/_cmd_tools.py", "rcaeval.tools._unix"),
     ("rcaeval/cli/_run_ci.py", "rcaeval.runner._gate"),
-    ("rcaeval/cli/_run_lab.py", "rcaeval.lab._suite"),
     ("rcaeval/corpora/_write.py", "rcaeval.authoring._examples"),
     ("rcaeval/corpora/_write.py", "rcaeval.ingest._incident"),
-    ("rcaeval/examples/lab_agent.py", "rcaeval.lab._scenario"),
     ("rcaeval/grammar/_vocab.py", "rcaeval.registry._regex"),
     ("rcaeval/ingest/_capture.py", "rcaeval.authoring._newcase"),
     ("rcaeval/ingest/_otlp.py", "rcaeval.tools._traces"),
@@ -58,7 +53,6 @@ BACKLOG = {
     ("rcaeval/prove/agent.py", "rcaeval.examples._mcp"),
     ("rcaeval/registry/_loader.py", "rcaeval.authoring._examples"),
     ("rcaeval/registry/_loader.py", "rcaeval.prove._reach"),
-    ("rcaeval/report/_text.py", "rcaeval.lab._suite"),
 }
 
 

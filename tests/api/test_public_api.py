@@ -114,9 +114,13 @@ FACADES = {
         "judge_loaded", "load_detector_hits", "load_judgment", "load_profiles", "register_cases",
         "rejudge_store", "run_judge_sql"},
     "rcaeval.lab": {
-        "LabError", "Scenario", "check_recovery", "default_dir", "down", "firing_alerts", "inject",
-        "load_scenario", "load_scenario_file", "load_scenarios", "missing_binaries", "revert",
-        "selftest", "SelftestReport", "status", "up", "wait_alert"},
+        "ACTIONS", "LabCases", "LabError", "LabSource", "LiveIncidentTools", "Scenario",
+        "apply_action", "assess", "build_live_server", "check_recovery", "default_dir", "down",
+        "firing_alerts", "gate3_missing", "inject", "lab_session", "load_scenario",
+        "load_scenario_file", "load_scenarios", "missing_binaries", "mitigation_rows",
+        "read_actions", "registry_root", "revert", "scenario_case", "scenario_judge", "selftest",
+        "SelftestReport", "status", "up", "wait_alert", "capture", "serve_live", "OracleTarget",
+        "scenario_paths", "render_mitigation"},
     "rcaeval.label": {
         "FILL_FIELDS", "JUDGES", "Agreement", "GateResult", "ImportResult", "agreement",
         "agreement_chart", "export_sheet", "gate", "import_sheet", "label_history",
