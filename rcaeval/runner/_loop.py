@@ -485,9 +485,7 @@ def _fail_run(store: Any, run_id: str, suite: Any, base: dict[str, Any], run_dir
               registry: Path, reports: bool) -> RunSummary | None:
     """Best effort after an unexpected error: mark the run ``failed`` (its unfinished cases
     stay pending/running for ``--resume``), summarise it and write its reports."""
-    try:
-        with contextlib.suppress(Exception):  # a statement may have failed mid-transaction
-            store.con.execute("ROLLBACK")
+    try:  # no transaction is open: store.transaction rolled back the failed one, if any
         store.con.execute(q("finish_run"), {"run_id": run_id, "status": "failed"})
         summary = _summary(store, run_id, suite, {**base, "status": "failed"})
     except Exception:  # noqa: BLE001 - the store itself is broken: nothing more to record

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import time
 
+import duckdb
 import orjson
 import pytest
 from reliability_kit import CASES, PY, cli_env, hostile_args, make_registry, query, rcaeval
@@ -49,6 +50,29 @@ def test_an_unexpected_error_fails_the_run_with_reports_and_resume_finishes_it(
     assert summary.status == "completed" and summary.counts()["pass"] == len(CASES)
     rows = store.sql("SELECT case_id, count(*) AS n FROM eval_judgment GROUP BY ALL")
     assert rows.height == len(CASES) and set(rows["n"]) == {1}
+    store.close()
+
+
+def test_a_fault_inside_a_failed_store_transaction_still_fails_the_run(tmp_path, monkeypatch):
+    """A statement fails inside the store's transaction (DuckDB aborts it), then the fault
+    propagates: store.transaction rolls back on the way out, so the runner records the run
+    ``failed`` on the same connection and the aborted write left nothing."""
+    reg = make_registry(tmp_path / "reg", CASES[:1], jobs=1)
+    store = st.connect(tmp_path / "s.duckdb")
+
+    def failing(store, *_a, **_kw):
+        with store.transaction():
+            store.con.execute("INSERT INTO eval_runs (run_id) VALUES ('stray')")
+            with pytest.raises(duckdb.ConstraintException):
+                store.con.execute("INSERT INTO eval_runs (run_id) VALUES ('stray')")
+            raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(_loop, "persist_cases", failing)
+    with pytest.raises(RunFailed) as info:
+        run_suite(store, "mini", "replay:thorough", run_id="f2", jobs=1, registry_root=reg,
+                  audit_root=tmp_path / "a", progress=False)
+    assert info.value.summary is not None and info.value.summary.status == "failed"
+    assert store.sql("SELECT run_id, status FROM eval_runs").rows() == [("f2", "failed")]
     store.close()
 
 
