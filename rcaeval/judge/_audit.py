@@ -118,14 +118,20 @@ def _registry_cases(
     return out, failures
 
 
+_NO_RUNNER_FIELDS = dict.fromkeys(("suite_id", "suite_version", "agent_spec", "agent_hash",
+                                   "notes", "agent_name", "sandbox"))
+"""The eval_runs columns a run judged from an audit dir leaves NULL (store/insert_run.sql)."""
+
+
 def _record_runs(con: duckdb.DuckDBPyConnection, audit_root: Path,
                  refs: list[Any], *, judged: bool = True) -> None:
     """eval_runs / eval_case_runs rows for judged audits that have none (a runner's own rows
     are left alone)."""
     run_ids = sorted({r.run_id for r in refs})
     for run_id in run_ids:
-        con.execute(statement("write.runs", "record_runs", "judge/record_run.sql"), {
-            "run_id": run_id, "audit_root": str(audit_root), "judge_version": JUDGE_VERSION})
+        con.execute(statement("write.runs", "record_runs", "store/insert_run.sql"), {
+            "run_id": run_id, "source": "judge", "audit_root": str(audit_root),
+            "judge_version": JUDGE_VERSION, **_NO_RUNNER_FIELDS})
     if judged:
         pairs = pa.table({"run_id": [r.run_id for r in refs], "case_id": [r.case_id for r in refs]})
         with registered(con, {"__rcaeval_judged": pairs}):

@@ -141,11 +141,11 @@ def create_run(
                          "--run-id or --audit-root", field="--run-id")
     digest = agent_hash(config)
     with store.transaction():
-        store.con.execute(q("insert_run"), {
-            "run_id": run_id, "suite_id": suite_id, "suite_version": suite_version,
-            "agent_spec": agent_spec, "agent_hash": digest, "audit_root": str(audit_root),
-            "judge_version": judge_version, "notes": None, "agent_name": agent_name,
-            "sandbox": sandbox})
+        store.con.execute(read_query("store/insert_run.sql"), {
+            "run_id": run_id, "source": "runner", "suite_id": suite_id,
+            "suite_version": suite_version, "agent_spec": agent_spec, "agent_hash": digest,
+            "audit_root": str(audit_root), "judge_version": judge_version, "notes": None,
+            "agent_name": agent_name, "sandbox": sandbox})
         for cid in case_ids:
             store.con.execute(q("insert_case_run"), {"run_id": run_id, "case_id": cid})
     write_run_config(run_dir, run_id=run_id, suite_id=suite_id, suite_version=suite_version,

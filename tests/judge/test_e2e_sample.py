@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rcaeval._paths import data_dir
+from rcaeval.judge import JUDGE_VERSION
 
 RECORDED = data_dir() / "recorded"
 REGISTRY = data_dir() / "registry"
@@ -61,7 +62,9 @@ def test_store_rows_and_packets(judged):
     n = con.execute("SELECT count(*) FROM eval_judgment").fetchall()[0][0]
     assert n == frame.height
     assert con.execute("SELECT count(*) FROM eval_bucket").fetchall()[0][0] == 7 * n
-    assert con.execute("SELECT count(*) FROM eval_runs WHERE source = 'judge'").fetchall()[0][0]
+    runs = con.execute("SELECT DISTINCT source, status, started_at IS NULL, suite_id, "
+                       "agent_spec, judge_version FROM eval_runs").fetchall()
+    assert runs == [("judge", "completed", True, None, None, JUDGE_VERSION)]
     row = frame.row(0, named=True)
     packet = (out / row["run_id"] / row["case_id"] / "judgment.json").read_bytes()
     stored = con.execute("SELECT judgment_json FROM eval_judgment WHERE run_id = $r AND "

@@ -174,3 +174,35 @@ def test_eval_judgment_has_one_writer() -> None:
     assert writers == ["judge/write_judgments.sql"]
     assert "judge/write_judgments.sql" in [ln.path for ln in M.phase("write")]
     assert "judge/write_judgments.sql" in M.step_files("write.unloadable", "unloadable")
+
+
+def test_eval_runs_has_one_writer() -> None:
+    """A runner's run and a run judged from an audit dir get their eval_runs row from the same
+    statement: the runner reads it, the judge's [write.runs] names it."""
+    writers = sorted(str(p.relative_to(queries_dir())) for p in queries_dir().rglob("*.sql")
+                     if "INSERT INTO eval_runs " in p.read_text(encoding="utf-8")
+                     and "migrations" not in p.parts)
+    assert writers == ["store/insert_run.sql"]
+    assert "store/insert_run.sql" in M.step_files("write.runs", "record_runs")
+    runner = (REPO / "rcaeval" / "runner" / "_resume.py").read_text(encoding="utf-8")
+    assert '"store/insert_run.sql"' in runner
+
+
+def test_judging_a_runners_audits_keeps_the_runners_run_row(tmp_path) -> None:
+    """store/insert_run.sql for a run the store has (a runner's, then judged from its audit
+    dir) writes nothing: the row stays the runner's, running, with its start time."""
+    import rcaeval.store as st
+    from rcaeval._paths import read_query
+
+    store = st.connect(tmp_path / "s.duckdb")
+    fields = dict.fromkeys(("suite_id", "suite_version", "agent_spec", "agent_hash", "notes",
+                            "agent_name", "sandbox"))
+    sql = read_query("store/insert_run.sql")
+    store.con.execute(sql, {**fields, "run_id": "r1", "source": "runner", "suite_id": "smoke",
+                            "audit_root": "/a", "judge_version": "j1"})
+    store.con.execute(sql, {**fields, "run_id": "r1", "source": "judge", "audit_root": "/b",
+                            "judge_version": "j2"})
+    rows = store.con.execute("SELECT run_id, source, suite_id, audit_root, status, "
+                             "started_at IS NOT NULL, judge_version FROM eval_runs").fetchall()
+    assert rows == [("r1", "runner", "smoke", "/a", "running", True, "j1")]
+    store.close()
