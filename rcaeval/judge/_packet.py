@@ -35,7 +35,7 @@ EVAL_JUDGMENT_SCHEMA = pa.schema([
     ("rules_hash", pa.string()), ("reason", pa.string()), ("judgment_json", pa.string()),
     ("judged_at", pa.timestamp("us", tz="UTC")),
 ])
-"""The Arrow shape of the rows this module and ``_unloadable`` insert into ``eval_judgment``
+"""The Arrow shape of the rows :func:`judgment_rows` builds for ``eval_judgment``
 (its columns, in the table's order; tests/api/test_vocab.py checks it against the table)."""
 
 
@@ -169,8 +169,6 @@ def write_packets(
     return written
 
 
-
-
 def write_results(
     con: duckdb.DuckDBPyConnection,
     frames: JudgeFrames,
@@ -182,6 +180,15 @@ def write_results(
     """Replace the judged (run, case) rows of eval_fact / eval_check / eval_bucket /
     eval_judgment with this pass's, in one transaction. ``j_check`` / ``j_fact`` must still be
     on the connection (they are, right after :func:`run_judge_sql`)."""
+    judg = judgment_rows(frames, packets, judge_version=judge_version, judged_at=judged_at)
+    with registered(con, {"__rcaeval_judgments": judg}), transaction(con):
+        run_phase(con, "write", {"clear": lambda: clear_judged(con, "write", "clear")})
+
+
+def judgment_rows(frames: JudgeFrames, packets: dict[tuple[str, str], bytes], *,
+                  judge_version: str, judged_at: datetime | None = None) -> pa.Table:
+    """The eval_judgment rows of ``frames.judgments`` with their ``packets`` (the input
+    ``__rcaeval_judgments`` of judge/write_judgments.sql), for judged and unloadable cases."""
     judged_at = judged_at or datetime.now(UTC)
     rows = []
     for r in frames.judgments.iter_rows(named=True):
@@ -194,9 +201,7 @@ def write_results(
             "judgment_json": packets[(r["run_id"], r["case_id"])].decode("utf-8"),
             "judged_at": judged_at,
         })
-    judg = pa.Table.from_pylist(rows, schema=EVAL_JUDGMENT_SCHEMA)
-    with registered(con, {"__rcaeval_judgments": judg}), transaction(con):
-        run_phase(con, "write", {"clear": lambda: clear_judged(con, "write", "clear")})
+    return pa.Table.from_pylist(rows, schema=EVAL_JUDGMENT_SCHEMA)
 
 
 def clear_judged(con: duckdb.DuckDBPyConnection, phase: str, step: str) -> None:

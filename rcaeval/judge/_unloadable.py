@@ -7,12 +7,11 @@ reason names the registry file and field, and every other case is judged normall
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import duckdb
-import orjson
+import polars as pl
 import pyarrow as pa
 
 from rcaeval._vocab import (
@@ -20,13 +19,15 @@ from rcaeval._vocab import (
     SUBTYPE_SPEC_INVALID,
 )
 from rcaeval.errors import InputError, NotFoundError
-from rcaeval.judge._manifest import sql_digest, statement
+from rcaeval.judge._manifest import statement
 from rcaeval.judge._packet import (
-    EVAL_JUDGMENT_SCHEMA,
-    JUDGMENT_VERSION,
+    build_packets,
     clear_judged,
+    judgment_rows,
+    judgments_frame,
     write_packets,
 )
+from rcaeval.judge._pipeline import JudgeFrames
 from rcaeval.store import registered, transaction
 
 
@@ -51,28 +52,9 @@ def describe_load_error(exc: Exception) -> tuple[str, str]:
     return SUBTYPE_SPEC_INVALID, f"case spec does not load: {exc!r}"
 
 
-def _packet(run_id: str, case_id: str, subtype: str, reason: str, judge_version: str) -> bytes:
-    packet = {
-        "judgment_version": JUDGMENT_VERSION,
-        "judge_version": judge_version,
-        "judge_sql_digest": sql_digest(),
-        "run_id": run_id,
-        "case_id": case_id,
-        "case_type": None,
-        "rules_hash": None,
-        "scoring_profile": None,
-        "verdict": "invalid",
-        "subtype": subtype,
-        "precedence_step": 0,
-        "score": 0.0,
-        "raw_score": 0.0,
-        "hard_gate": False,
-        "reason": reason,
-        "bundle": {"status": None, "reason": None, "dir": None, "workspace_id": None},
-        "buckets": [],
-        "facts": {},
-    }
-    return orjson.dumps(packet, option=orjson.OPT_INDENT_2) + b"\n"
+_INPUT = pa.schema([("run_id", pa.string()), ("case_id", pa.string()), ("subtype", pa.string()),
+                    ("reason", pa.string()), ("ord", pa.int64())])
+"""The input of judge/unloadable_judgments.sql: one row per unloadable case dir, in order."""
 
 
 def record_unloadable(
@@ -87,40 +69,40 @@ def record_unloadable(
 ) -> list[dict[str, Any]]:
     """Write an ``invalid`` judgment (store rows and judgment.json) for every case dir in
     ``refs`` whose case id is in ``failures`` (``case_id -> (subtype, reason)``) or whose
-    ``(run_id, case_id)`` is in ``per_ref`` (which wins). Returns the per-case rows in the
-    shape of the judging API's frame."""
-    now = datetime.now(UTC)
-    rows, packets, case_dirs, case_runs = [], {}, {}, []
+    ``(run_id, case_id)`` is in ``per_ref`` (which wins). The verdict rows come from
+    judge/unloadable_judgments.sql; packets and eval_judgment rows are built from them by the
+    judged cases' builders (:func:`build_packets`, :func:`judgment_rows`) and written by
+    [write.unloadable]. Returns the per-case rows in the shape of the judging API's frame."""
+    inputs, case_dirs, case_runs = [], {}, []
     for ref in refs:
         key = (ref.run_id, ref.case_id)
         failure = (per_ref or {}).get(key) or failures.get(ref.case_id)
         if failure is None:
             continue
         subtype, reason = failure
-        packets[key] = _packet(ref.run_id, ref.case_id, subtype, reason, judge_version)
+        inputs.append({"run_id": ref.run_id, "case_id": ref.case_id, "subtype": subtype,
+                       "reason": reason, "ord": len(inputs)})
         case_dirs[key] = ref.case_dir
-        rows.append({
-            "run_id": ref.run_id, "case_id": ref.case_id, "verdict": "invalid",
-            "subtype": subtype, "score": 0.0, "raw_score": 0.0, "hard_gate": False,
-            "case_type": None, "scoring_profile": None, "judge_version": judge_version,
-            "rules_hash": None, "reason": reason,
-            "judgment_json": packets[key].decode("utf-8"), "judged_at": now,
-        })
         case_runs.append({"run_id": ref.run_id, "case_id": ref.case_id,
                           "audit_path": str(ref.case_dir), "error": reason})
-    if not rows:
+    if not inputs:
         return []
-    judgments = pa.Table.from_pylist(rows, schema=EVAL_JUDGMENT_SCHEMA)
+    with registered(con, {"__rcaeval_unloadable": pa.Table.from_pylist(inputs, schema=_INPUT)}):
+        verdicts = con.sql(statement("write.unloadable", "unloadable",
+                                     "judge/unloadable_judgments.sql")).pl()
+    frames = JudgeFrames(judgments=verdicts, buckets=pl.DataFrame(), checks=pl.DataFrame(),
+                         facts=pl.DataFrame(), scope=pl.DataFrame())
+    packets = build_packets(frames, judge_version=judge_version)
     runs = pa.Table.from_pylist(case_runs, schema=pa.schema([
         ("run_id", pa.string()), ("case_id", pa.string()), ("audit_path", pa.string()),
         ("error", pa.string()),
     ]))
-    with registered(con, {"__rcaeval_judgments": judgments,
+    with registered(con, {"__rcaeval_judgments": judgment_rows(
+            frames, packets, judge_version=judge_version),
                           "__rcaeval_unloadable_runs": runs}), transaction(con):
         clear_judged(con, "write.unloadable", "unloadable")
         for rel in ("judge/write_judgments.sql", "judge/unloadable_case_runs.sql"):
             con.execute(statement("write.unloadable", "unloadable", rel))
     if write_files:
         write_packets(packets, case_dirs, out_dir)
-    return [{k: r[k] for k in ("run_id", "case_id", "case_type", "verdict", "subtype", "score",
-                               "raw_score", "hard_gate", "reason")} for r in rows]
+    return judgments_frame(frames).to_dicts()
