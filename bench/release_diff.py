@@ -10,8 +10,12 @@ checkouts can be compared byte for byte before a change to validation or the win
 
 (``dump`` by path, from outside a checkout, so that ``rcaeval`` is the one on PYTHONPATH.)
 
-``make`` writes the window two ways (Parquet with JSON text columns, and JSON lines);
-``dump`` measures both, over every capture, the first week and two single stages.
+``make`` writes the window two ways (Parquet with JSON text columns, and JSON lines), after
+random mutations of every nested column (the capture/2 ``knowledge`` and ``trace`` columns
+and ``response.confidence_diagnostics`` among them) and one targeted mutation per rule of
+queries/release/validate_trace.sql (``RULE_MUTATIONS``, each on n/500 captures);
+``dump`` measures both, over every capture, the first week and two single stages: problems,
+population, the metrics frame, the diagnostics and the knowledge provenance.
 """
 
 from __future__ import annotations
@@ -28,13 +32,19 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 NESTED = ("response", "harness", "labels", "tool_executions", "knowledge_activations",
-          "review_ids")
+          "review_ids", "knowledge", "trace")
 READ_KEYS = frozenset((
     "outcome", "root_cause", "family", "confidence", "evidence_ids", "novel", "evidence",
     "origin", "usable", "supports", "source", "source_group", "dispositive_signature",
     "hypotheses", "claims", "material", "status", "analysis_hash", "case_type",
     "expected_family", "expected_outcome", "relevant_evidence_ids", "destructive",
-    "admissible", "succeeded", "latency_seconds", "id"))
+    "admissible", "succeeded", "latency_seconds", "id",
+    # capture/2: knowledge, trace, response.confidence_diagnostics
+    "package_id", "activation_path", "format", "observations", "order", "collector", "plane",
+    "probe_template_id", "hypothesis", "evidence_id", "incident_time_relation",
+    "supporting_source_groups", "contradicting_source_groups", "plan_step",
+    "confidence_diagnostics", "probability", "independent_source_groups", "adjustments",
+    "name", "delta", "gates", "gate", "passed"))
 """Keys the release metrics read or validate: most mutations land on them."""
 SCALARS = ("capture_id", "captured_at", "stage", "population", "incident_id", "outage_test")
 
@@ -83,6 +93,93 @@ def _mutate_doc(doc: Any, rng: random.Random) -> Any:
     return doc
 
 
+def _obs0(doc: dict[str, Any]) -> dict[str, Any]:
+    obs = doc.setdefault("observations", [])
+    if not isinstance(obs, list):
+        obs = doc["observations"] = []
+    if not obs:
+        obs.append({"order": 1, "collector": "prometheus", "plane": "metrics",
+                    "incident_time_relation": "during"})
+    return obs[0]
+
+
+def _cd(doc: dict[str, Any]) -> dict[str, Any]:
+    cd = doc.get("confidence_diagnostics")
+    if not isinstance(cd, dict):
+        cd = doc["confidence_diagnostics"] = {"probability": 0.5, "adjustments": [],
+                                              "gates": []}
+    return cd
+
+
+def _item(cd: dict[str, Any], key: str, value: dict[str, Any]) -> None:
+    cd[key] = [value]
+
+
+RULE_MUTATIONS: tuple[tuple[str, str, Any], ...] = (
+    # (column, the rule of queries/release/validate_trace.sql it breaks, the change)
+    ("knowledge", "knowledge is not JSON", "{\"package_id\": "),
+    ("knowledge", "knowledge must be an object", lambda d: "kp-1"),
+    ("knowledge", "package_id non-empty string", lambda d: d.update(package_id=" ")),
+    ("knowledge", "activation_path non-empty string", lambda d: d.update(activation_path=3)),
+    ("trace", "trace is not JSON", "trace/3"),
+    ("trace", "trace must be an object", lambda d: [d]),
+    ("trace", "format", lambda d: d.update(format=3)),
+    ("trace", "status", lambda d: d.update(status=True)),
+    ("trace", "observations a list", lambda d: d.update(observations={"order": 1})),
+    ("trace", "observations own order",
+     lambda d: d["observations"].append(dict(_obs0(d)))),
+    ("trace", "order", lambda d: _obs0(d).update(order="1")),
+    ("trace", "collector", lambda d: _obs0(d).update(collector=5)),
+    ("trace", "plane", lambda d: _obs0(d).update(plane=None)),
+    ("trace", "incident_time_relation", lambda d: _obs0(d).update(incident_time_relation=1)),
+    ("trace", "probe_template_id", lambda d: _obs0(d).update(probe_template_id=[])),
+    ("trace", "hypothesis", lambda d: _obs0(d).update(hypothesis=5)),
+    ("trace", "evidence_id", lambda d: _obs0(d).update(evidence_id={})),
+    ("trace", "supporting_source_groups",
+     lambda d: _obs0(d).update(supporting_source_groups=["logs", 1])),
+    ("trace", "contradicting_source_groups",
+     lambda d: _obs0(d).update(contradicting_source_groups="logs")),
+    ("trace", "plan_step", lambda d: _obs0(d).update(plan_step=1.0)),
+    ("response", "confidence_diagnostics an object",
+     lambda d: d.update(confidence_diagnostics="high")),
+    ("response", "probability", lambda d: _cd(d).update(probability="0.5")),
+    ("response", "independent_source_groups",
+     lambda d: _cd(d).update(independent_source_groups="logs")),
+    ("response", "adjustments a list", lambda d: _cd(d).update(adjustments={})),
+    ("response", "gates a list", lambda d: _cd(d).update(gates=True)),
+    ("response", "adjustment name", lambda d: _item(_cd(d), "adjustments",
+                                                     {"name": 1, "delta": 0.1})),
+    ("response", "adjustment delta", lambda d: _item(_cd(d), "adjustments",
+                                                      {"name": "x", "delta": "0.1"})),
+    ("response", "gate", lambda d: _item(_cd(d), "gates", {"gate": None, "passed": True})),
+    ("response", "gate passed", lambda d: _item(_cd(d), "gates",
+                                                 {"gate": "g", "passed": "true"})),
+)
+"""One mutation per rule of validate_trace.sql (a string: the column's new text, not JSON;
+a function: changes the parsed document in place, or returns its replacement)."""
+
+
+def mutate_rules(rows: list[dict[str, Any]], rng: random.Random, per_rule: int) -> int:
+    """Each rule's mutation on ``per_rule`` captures that carry the column, drawn at random."""
+    n = 0
+    for col, _rule, change in RULE_MUTATIONS:
+        for row in rng.sample([r for r in rows if r.get(col)], per_rule):
+            if isinstance(change, str):
+                row[col] = change
+                n += 1
+                continue
+            try:
+                doc = orjson.loads(row[col])
+            except orjson.JSONDecodeError:
+                continue
+            if not isinstance(doc, dict):
+                continue
+            out = change(doc)
+            row[col] = orjson.dumps(doc if out is None else out).decode()
+            n += 1
+    return n
+
+
 def mutate(rows: list[dict[str, Any]], rng: random.Random, share: float) -> int:
     n = 0
     for row in rows:
@@ -127,6 +224,7 @@ def make(n: int, seed: int, out: Path, share: float) -> None:
     rows = table.to_pylist()
     rng = random.Random(seed)
     k = mutate(rows, rng, share)
+    k += mutate_rules(rows, rng, per_rule=max(1, n // 500))
     schema = pa.schema([(c, pa.string()) for c in table.column_names])
     pq.write_table(pa.Table.from_pylist(rows, schema=schema), info["captures"])
     with (out / "diff-window.jsonl").open("wb") as fh:
@@ -159,6 +257,8 @@ def dump(src: Path) -> None:
                 "problems": [{k: v for k, v in p.items()} for p in m.problems],
                 "population": m.population,
                 "metrics": m.frame.to_dicts(),
+                "diagnostics": m.diagnostics,
+                "knowledge": m.knowledge,
             }
     print(f"measured with {Path(rcaeval.__file__).parent}", file=sys.stderr)
     sys.stdout.write(orjson.dumps(out, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2,

@@ -6,18 +6,90 @@
 -- writes: appends to capture_problem(src, line, capture_id, field, message) (validate_
 --   captures.sql created it); a capture with a problem here is left out of every metric and
 --   counted invalid, like any other. A capture/1 row (all three null) has none.
--- How: only rows with one of the three set are read; each value is parsed once into a struct
---   of JSON leaves (a missing key or JSON null gives a NULL leaf) and checked leaf by leaf,
---   list items by lambdas (1-based i). A number is a JSON number that is finite (a NaN or an
---   Infinity, which Parquet JSON text can carry, is refused: in DuckDB NaN compares greater
---   than every number, so the range checks test isfinite first).
+-- How: only rows with one of the three set are read, in two steps.
+--   1. The screen (`ok`): each text is parsed once, by one from_json into a struct of exactly
+--      the leaves the rules below test, and `ok` is true only when every rule certainly
+--      holds. A leaf whose JSON type a rule checks stays JSON text, which tells its type by
+--      its first character (`"` string, `[` list; from_json gives NULL for a missing key or
+--      a JSON null, a struct of NULLs for a value that is not an object, NULL for a list
+--      that is not a list or for text that is not JSON); a number is checked as text (an
+--      integer >= 1: `[1-9][0-9]{0,14}`, no sign, fraction or exponent; any number: a digit
+--      first, at most 15 characters, then finite by its DOUBLE value); a value typed VARCHAR
+--      is checked against a name list (a JSON value that is not a string becomes text that
+--      is in no list: the lists hold lower-case words, tests/release keeps them so). What
+--      the screen cannot decide cheaply makes the row doubtful, never ok (a null or
+--      missing list, a null probability, a negative number): `ok` has no false positives.
+--   2. The rules, on the doubtful rows only (a row that is ok has no problem here): each
+--      value is cast to JSON once and checked leaf by leaf (a missing key or JSON null gives
+--      a NULL leaf), list items by lambdas (1-based i). A number is a JSON number that is
+--      finite (a NaN or an Infinity, which Parquet JSON text can carry, is refused: in
+--      DuckDB NaN compares greater than every number, so the range checks test isfinite
+--      first).
 INSERT INTO capture_problem
-WITH src AS (
+WITH parsed AS (
+  SELECT src, line, cid, knowledge_text, trace_text, cd_text,
+         try(from_json(knowledge_text, '{"package_id": "JSON", "activation_path": "JSON"}')) AS ks,
+         try(from_json(trace_text, '{"format": "VARCHAR", "status": "VARCHAR",
+           "observations": [{"order": "JSON", "collector": "JSON", "plane": "JSON",
+             "probe_template_id": "JSON", "hypothesis": "JSON", "evidence_id": "JSON",
+             "incident_time_relation": "VARCHAR", "supporting_source_groups": ["JSON"],
+             "contradicting_source_groups": ["JSON"], "plan_step": "JSON"}]}')) AS ts,
+         try(from_json(cd_text, '{"probability": "JSON", "independent_source_groups": "JSON",
+           "adjustments": [{"name": "JSON", "delta": "JSON"}],
+           "gates": [{"gate": "JSON", "passed": "JSON"}]}')) AS ds
+  FROM capture_row
+  WHERE knowledge_text IS NOT NULL OR trace_text IS NOT NULL OR cd_text IS NOT NULL
+),
+screened AS (
+  SELECT src, line, cid, knowledge_text, trace_text, cd_text,
+    (knowledge_text IS NULL OR coalesce(
+       starts_with(ks.package_id, '"') AND trim(json_extract_string(ks.package_id, '$')) <> ''
+       AND starts_with(ks.activation_path, '"')
+       AND trim(json_extract_string(ks.activation_path, '$')) <> '', false))
+    AND (trace_text IS NULL OR coalesce(
+       ts.format = $trace_format
+       AND list_contains($snapshot_statuses, ts.status)
+       AND ts.observations IS NOT NULL
+       AND len(list_filter(ts.observations, lambda o: NOT coalesce(
+             regexp_full_match(CAST(o.order AS VARCHAR), '[1-9][0-9]{0,14}')
+             AND starts_with(o.collector, '"') AND starts_with(o.plane, '"')
+             AND list_contains($time_relations, o.incident_time_relation)
+             AND coalesce(starts_with(o.probe_template_id, '"'), true)
+             AND coalesce(starts_with(o.hypothesis, '"'), true)
+             AND coalesce(starts_with(o.evidence_id, '"'), true)
+             AND o.supporting_source_groups IS NOT NULL
+             AND len(list_filter(o.supporting_source_groups,
+                                 lambda g: NOT coalesce(starts_with(g, '"'), false))) = 0
+             AND o.contradicting_source_groups IS NOT NULL
+             AND len(list_filter(o.contradicting_source_groups,
+                                 lambda g: NOT coalesce(starts_with(g, '"'), false))) = 0
+             AND (o.plan_step IS NULL
+                  OR regexp_full_match(CAST(o.plan_step AS VARCHAR), '[1-9][0-9]{0,14}')),
+             false))) = 0
+       -- every order is an integer text here, so distinct texts are distinct orders
+       AND len(list_distinct(list_transform(ts.observations, lambda o: CAST(o.order AS VARCHAR))))
+           = len(ts.observations), false))
+    AND (cd_text IS NULL OR coalesce(
+       regexp_full_match(CAST(ds.probability AS VARCHAR), '[0-9][0-9.eE+-]{0,14}')
+       AND isfinite(TRY_CAST(ds.probability AS DOUBLE))
+       AND TRY_CAST(ds.probability AS DOUBLE) BETWEEN 0 AND 1
+       AND coalesce(starts_with(ds.independent_source_groups, '['), true)
+       AND ds.adjustments IS NOT NULL AND ds.gates IS NOT NULL
+       AND len(list_filter(ds.adjustments, lambda a: NOT coalesce(
+             starts_with(a.name, '"')
+             AND regexp_full_match(CAST(a.delta AS VARCHAR), '-?[0-9][0-9.eE+-]{0,14}')
+             AND isfinite(TRY_CAST(a.delta AS DOUBLE)), false))) = 0
+       AND len(list_filter(ds.gates, lambda g: NOT coalesce(
+             starts_with(g.gate, '"') AND g.passed IN ('true', 'false'), false))) = 0, false))
+    AS ok
+  FROM parsed
+),
+src AS (
   SELECT src, line, cid, knowledge_text, trace_text, cd_text,
          TRY_CAST(knowledge_text AS JSON) AS k, TRY_CAST(trace_text AS JSON) AS t,
          TRY_CAST(cd_text AS JSON) AS d
-  FROM capture_row
-  WHERE knowledge_text IS NOT NULL OR trace_text IS NOT NULL OR cd_text IS NOT NULL
+  FROM screened
+  WHERE NOT ok
 ),
 typed AS (
   SELECT *,
