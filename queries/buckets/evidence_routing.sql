@@ -8,24 +8,19 @@
 --   not_evaluated  the bundle is unresolved.
 -- Score fraction: passed REQUIRED weight / required weight (all checks when the
 -- bucket has no required check; 1 when it has no checks at all).
--- Check rows and counts: bucket_checks / bucket_agg (queries/judge/bucket_rows.sql).
+-- Check rows and counts: bucket_checks / bucket_agg; the rules it shares with other buckets:
+-- tiered_status / tiered_reason / required_frac (all in queries/judge/bucket_rows.sql).
 CREATE OR REPLACE TEMP VIEW bk_evidence_routing_check AS
 SELECT * FROM bucket_checks('evidence_routing', false);
 
 CREATE OR REPLACE TEMP VIEW bk_evidence_routing AS
 SELECT run_id, case_id, 'evidence_routing' AS bucket,
        CASE WHEN NOT resolved THEN 'not_evaluated'
-            WHEN req_failed IS NOT NULL THEN 'fail'
-            WHEN opt_failed IS NOT NULL THEN 'partial'
-            ELSE 'pass' END AS status,
+            ELSE tiered_status(req_failed, opt_failed) END AS status,
        CASE WHEN NOT resolved THEN 'bundle unresolved'
-            WHEN req_failed IS NOT NULL THEN 'required check(s) failed: ' || req_failed
-            WHEN opt_failed IS NOT NULL THEN 'optional check(s) failed: ' || opt_failed
-            ELSE n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed' END
+            ELSE tiered_reason(req_failed, opt_failed, n_pass, n) END
            || soft_note AS reason,
        CASE WHEN NOT resolved THEN NULL
-            WHEN coalesce(has_required, false) AND w_req > 0 THEN w_req_pass / w_req
-            WHEN w_all > 0 THEN w_pass / w_all
-            ELSE 1.0 END AS frac,
+            ELSE required_frac(has_required, w_req, w_req_pass, w_all, w_pass) END AS frac,
        NULL::DOUBLE AS frac_hard, NULL::DOUBLE AS frac_supporting
 FROM bucket_agg('evidence_routing', false);

@@ -8,7 +8,8 @@
 --   not_evaluated  the bundle is unresolved.
 -- Score fraction: passed REQUIRED weight / required weight (all checks when the
 -- bucket has no required check; 1 when it has no checks at all).
--- Check rows and counts: bucket_checks / bucket_agg (queries/judge/bucket_rows.sql).
+-- Check rows and counts: bucket_checks / bucket_agg; the rules it shares with other buckets:
+-- tiered_status / tiered_reason / required_frac (all in queries/judge/bucket_rows.sql).
 CREATE OR REPLACE TEMP VIEW bk_workflow_check AS
 SELECT * FROM bucket_checks('workflow', false);
 
@@ -28,8 +29,6 @@ SELECT run_id, case_id, 'workflow' AS bucket,
                          ELSE ' (< half: did not progress)' END END
            || soft_note AS reason,
        CASE WHEN NOT resolved THEN NULL
-            WHEN coalesce(has_required, false) AND w_req > 0 THEN w_req_pass / w_req
-            WHEN w_all > 0 THEN w_pass / w_all
-            ELSE 1.0 END AS frac,
+            ELSE required_frac(has_required, w_req, w_req_pass, w_all, w_pass) END AS frac,
        NULL::DOUBLE AS frac_hard, NULL::DOUBLE AS frac_supporting
 FROM bucket_agg('workflow', false);

@@ -1,5 +1,6 @@
 -- The per-bucket machinery every bucket file (queries/buckets/<bucket>.sql) shares, so that a
--- bucket file holds only its "Decides" rule. Two table macros over j_check_eval / j_scope:
+-- bucket file holds only its "Decides" rule. Two table macros over j_check_eval / j_scope,
+-- then three scalar macros for the rules several buckets share (below them):
 --
 -- bucket_checks(b, gate): the check rows bucket `b` judges (the columns of j_check).
 --   gate = false: the checks of cases whose bundle resolved; an unresolved bundle leaves the
@@ -91,3 +92,27 @@ SELECT k.run_id, k.case_id, k.resolved, k.rules_hash,
 FROM j_scope AS k
 LEFT JOIN bucket_checks(b, gate) AS c ON c.run_id = k.run_id AND c.case_id = k.case_id
 GROUP BY k.run_id, k.case_id, k.resolved, k.rules_hash;
+
+-- tiered_status(req_failed, opt_failed) / tiered_reason(req_failed, opt_failed, n_pass, n):
+--   the three-tier rule (execution_contract, evidence_collection, evidence_routing): a failed
+--   required check fails the bucket, else a failed optional check makes it partial, else it
+--   passes; the reason names the failed checks, or counts the passed ones. Arguments are
+--   bucket_agg's columns of the same names.
+CREATE OR REPLACE TEMP MACRO tiered_status(req_failed, opt_failed) AS
+    CASE WHEN req_failed IS NOT NULL THEN 'fail'
+         WHEN opt_failed IS NOT NULL THEN 'partial'
+         ELSE 'pass' END;
+
+CREATE OR REPLACE TEMP MACRO tiered_reason(req_failed, opt_failed, n_pass, n) AS
+    CASE WHEN req_failed IS NOT NULL THEN 'required check(s) failed: ' || req_failed
+         WHEN opt_failed IS NOT NULL THEN 'optional check(s) failed: ' || opt_failed
+         ELSE n_pass::VARCHAR || '/' || n::VARCHAR || ' check(s) passed' END;
+
+-- required_frac(has_required, w_req, w_req_pass, w_all, w_pass): the score fraction of the
+--   buckets scored on their required checks (evidence_routing, workflow): passed required
+--   weight / required weight; all checks' when the bucket has no required check (or they
+--   weigh nothing); 1 when it has no weight at all.
+CREATE OR REPLACE TEMP MACRO required_frac(has_required, w_req, w_req_pass, w_all, w_pass) AS
+    CASE WHEN coalesce(has_required, false) AND w_req > 0 THEN w_req_pass / w_req
+         WHEN w_all > 0 THEN w_pass / w_all
+         ELSE 1.0 END;
