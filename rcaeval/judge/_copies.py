@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 
 from rcaeval.errors import InputError
@@ -39,7 +40,7 @@ def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def find_copies(db: Any, refs: Iterable[Any]) -> list[tuple[Any, str]]:
+def find_copies(db: duckdb.DuckDBPyConnection, refs: Iterable[Any]) -> list[tuple[Any, str]]:
     """``(ref, recorded location)`` for every case dir in ``refs`` whose run id (and case id)
     the store already holds from another place: the case run's ``audit_path`` is another
     dir, or (for a case run the store does not have yet) the dir is outside the run's
@@ -78,7 +79,7 @@ def refuse_copies(copies: list[tuple[Any, str]]) -> None:
         file=str(copies[0][0].case_dir / "manifest.json"), field="run_id")
 
 
-def cite_copies(db: Any, copies: list[tuple[Any, str]]) -> None:
+def cite_copies(db: duckdb.DuckDBPyConnection, copies: list[tuple[Any, str]]) -> None:
     """After a replacing judgment: the replaced case runs' ``audit_path`` is the copy."""
     if not copies:
         return

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcaeval._vocab import INFRA_OUTCOMES
 from rcaeval.errors import ExitCode, InputError
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 FAIL_ON_CHOICES: tuple[str, ...] = ("fail", "invalid")
 """Verdicts ``--fail-on`` acts on (it also accepts the INFRA_OUTCOMES, which exit 7 anyway)."""
@@ -75,7 +78,7 @@ def _some(items: Sequence[str], limit: int = 5) -> str:
     return head if len(items) <= limit else f"{head} and {len(items) - limit} more"
 
 
-def gate_run(store: Any, summaries: Sequence[Any], *, fail_under: float | None = None,
+def gate_run(store: Store, summaries: Sequence[Any], *, fail_under: float | None = None,
              fail_on: Sequence[str] = ()) -> RunGate:
     """The exit status of the finished run(s) ``summaries`` (one per repeat)."""
     from rcaeval.metrics import compute_metrics

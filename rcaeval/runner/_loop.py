@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -57,6 +57,9 @@ from rcaeval.runner._resume import (
 )
 from rcaeval.runner._sandbox import parse_binds, resolve_sandbox
 from rcaeval.runner._workspace import remove_tree
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 STOP_GRACE_S = 15.0
 
@@ -196,7 +199,7 @@ def _select(suite: Any, case_ids: Sequence[str] | None) -> list[str]:
     return [c for c in ids if c in wanted]
 
 
-def _summary(store: Any, run_id: str, suite: Any, base: dict[str, Any]) -> RunSummary:
+def _summary(store: Store, run_id: str, suite: Any, base: dict[str, Any]) -> RunSummary:
     quarantined = {c.id for c in suite.cases if c.status == "quarantined"}
     rows = store.con.execute(q("summary"), {"run_id": run_id}).fetchall()
     cases = [CaseResult(case_id=r[0], status=r[1], attempts=r[2], duration_s=r[3], error=r[4],
@@ -205,7 +208,7 @@ def _summary(store: Any, run_id: str, suite: Any, base: dict[str, Any]) -> RunSu
     return RunSummary(cases=cases, **base)
 
 
-def _drain(store: Any, run_id: str, cases: Mapping[str, Any], events: queue.Queue[Any],
+def _drain(store: Store, run_id: str, cases: Mapping[str, Any], events: queue.Queue[Any],
            remaining: int, bar: RunProgress, guard: _Interrupts, semantic: Any = None) -> None:
     """Main-thread loop: mark started cases running; judge and commit finished ones (every
     case finished since the last pass, in one judging pass) until ``remaining`` are done."""
@@ -253,7 +256,7 @@ def _local_root(audit_root: str | Path) -> Path:
 
 
 def run_suite(
-    store: Any,
+    store: Store,
     suite_id: str,
     agent_spec: str,
     *,
@@ -455,7 +458,7 @@ def run_suite(
     return summary
 
 
-def _record_context(case_context: Any, store: Any, run_id: str) -> None:
+def _record_context(case_context: Any, store: Store, run_id: str) -> None:
     """A ``case_context`` with ``record(store, run_id)`` stores what it measured (the lab's
     mitigation rows) before the reports are written, on the main thread."""
     record = getattr(case_context, "record", None)
@@ -467,7 +470,7 @@ RUNNER_LOCK_TIMEOUT_S = 3600.0
 """How long the runner waits for a reader that keeps the store locked before it fails."""
 
 
-def _share_store(store: Any) -> None:
+def _share_store(store: Store) -> None:
     """Let other processes read the store during the run: the runner releases its connection
     after every commit and, when a reader holds the file, waits for it (saying so once)."""
     if getattr(store, "release", None) is None:
@@ -481,7 +484,7 @@ def _share_store(store: Any) -> None:
         store.on_wait = say
 
 
-def _fail_run(store: Any, run_id: str, suite: Any, base: dict[str, Any], run_dir: Path,
+def _fail_run(store: Store, run_id: str, suite: Any, base: dict[str, Any], run_dir: Path,
               registry: Path, reports: bool) -> RunSummary | None:
     """Best effort after an unexpected error: mark the run ``failed`` (its unfinished cases
     stay pending/running for ``--resume``), summarise it and write its reports."""
@@ -496,7 +499,7 @@ def _fail_run(store: Any, run_id: str, suite: Any, base: dict[str, Any], run_dir
     return summary
 
 
-def _write_reports(store: Any, run_id: str, run_dir: Path, registry: Path) -> tuple[Path, Path]:
+def _write_reports(store: Store, run_id: str, run_dir: Path, registry: Path) -> tuple[Path, Path]:
     from rcaeval.report import write_reports
 
     return write_reports(store, run_id, run_dir, registry_root=registry)

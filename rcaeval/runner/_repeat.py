@@ -12,12 +12,15 @@ interval) are :func:`rcaeval.report.run_results` over the K summaries.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.runner._executor import check_executor, connect_executor, disconnect_executor
 from rcaeval.runner._loop import RunInterrupted, RunSummary, run_suite
 from rcaeval.runner._resume import new_run_id, q
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 MAX_REPEAT = 1000
 
@@ -39,7 +42,7 @@ class RepeatRun:
     def run_ids(self) -> list[str]:
         return [s.run_id for s in self.summaries]
 
-    def results(self, store: Any, gate: Any = None) -> dict[str, Any]:
+    def results(self, store: Store, gate: Any = None) -> dict[str, Any]:
         """The results document (docs/results.md) with the repeat statistics."""
         from rcaeval.report import run_results
 
@@ -55,13 +58,13 @@ class RepeatInterrupted(KeyboardInterrupt):
         self.result = result
 
 
-def repeat_group(store: Any, group_id: str) -> list[tuple[int, str, int, str | None]]:
+def repeat_group(store: Store, group_id: str) -> list[tuple[int, str, int, str | None]]:
     """``(repeat_index, run_id, repeats, run status or None)`` of a group, in order."""
     return store.con.execute(q("repeat_group"), {"group_id": group_id}).fetchall()
 
 
 def run_repeats(
-    store: Any,
+    store: Store,
     suite_id: str,
     agent_spec: str,
     *,

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -24,6 +24,9 @@ from rcaeval.errors import InputError, NotFoundError
 from rcaeval.registry import DEFAULT_TOOLS_MODE
 from rcaeval.runner._execute import CaseExecution
 from rcaeval.runner._progress import outcome_of
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 RUN_CONFIG_FILE = "run.json"
 FINAL_STATUSES = ("judged", "errored", "timed_out")
@@ -114,7 +117,7 @@ class ResumePlan:
 
 
 def create_run(
-    store: Any,
+    store: Store,
     run_id: str,
     *,
     suite_id: str,
@@ -196,7 +199,7 @@ def read_case_ref_key(run_dir: Path) -> str | None:
 
 
 def plan_resume(
-    store: Any,
+    store: Store,
     run_id: str,
     *,
     suite_id: str,
@@ -243,7 +246,7 @@ def plan_resume(
     return ResumePlan(run_id=run_id, audit_root=root, done=done, todo=todo)
 
 
-def case_tables(store: Any, *, whole_run: bool = False) -> list[str]:
+def case_tables(store: Store, *, whole_run: bool = False) -> list[str]:
     rows = store.con.execute(q("case_tables"), {"all": whole_run}).fetchall()
     return [r[0] for r in rows]
 
@@ -257,7 +260,7 @@ def remove_case_audit(run_dir: Path, case_id: str) -> None:
             shutil.rmtree(path)
 
 
-def reset_cases(store: Any, run_id: str, case_ids: Sequence[str], run_dir: Path) -> None:
+def reset_cases(store: Store, run_id: str, case_ids: Sequence[str], run_dir: Path) -> None:
     """Make ``case_ids`` pending again: drop every row derived from them (judgments, facts,
     raw rows, case_meta) and their audit dirs, in one transaction; reopen the run."""
     tables = case_tables(store)
@@ -272,7 +275,7 @@ def reset_cases(store: Any, run_id: str, case_ids: Sequence[str], run_dir: Path)
         remove_case_audit(run_dir, cid)
 
 
-def drop_run(store: Any, run_id: str, audit_root: Path | None = None) -> None:
+def drop_run(store: Store, run_id: str, audit_root: Path | None = None) -> None:
     """Delete every row of ``run_id`` (all tables with a ``run_id`` column) and, when
     ``audit_root`` is given, its audit dir. Used by ``rcaeval demo`` to replace its runs."""
     tables = case_tables(store, whole_run=True)
@@ -323,7 +326,7 @@ def case_rules(merged: Any) -> Any:
                      merged.judge.model_dump(mode="json"), merged.rules_hash)
 
 
-def record_cases(store: Any, run_id: str, merged: Mapping[str, Any]) -> None:
+def record_cases(store: Store, run_id: str, merged: Mapping[str, Any]) -> None:
     """``case_meta`` for the cases a run is about to start (``{case_id: MergedCase}``): a case
     that errors, times out or is interrupted before it is judged keeps its case type in the
     summary, reports, results JSON and JUnit."""
@@ -333,7 +336,7 @@ def record_cases(store: Any, run_id: str, merged: Mapping[str, Any]) -> None:
     Judging(store).record_case_meta([(run_id, cid) for cid in rules], rules)
 
 
-def _judge(store: Any, run_id: str, items: list[tuple[Any, CaseExecution]],
+def _judge(store: Store, run_id: str, items: list[tuple[Any, CaseExecution]],
            semantic: Any = None) -> dict[str, str]:
     """Register, extract and judge these finished cases (one judging pass); judgment.json
     lands in each audit dir. Returns ``{case_id: error}`` for cases that could not be judged
@@ -375,7 +378,7 @@ def _finish_params(run_id: str, case_id: str, status: str, ex: CaseExecution | N
     }
 
 
-def persist_cases(store: Any, run_id: str, cases: Mapping[str, Any], done: list[Done],
+def persist_cases(store: Store, run_id: str, cases: Mapping[str, Any], done: list[Done],
                   semantic: Any = None) -> list[tuple[str, str]]:
     """Judge and commit finished cases; returns ``(case_id, outcome)`` per case."""
     judgeable = [(cases[d.case_id], d.execution) for d in done

@@ -6,26 +6,28 @@ from __future__ import annotations
 
 from typing import Any
 
+import duckdb
 import polars as pl
 
 from rcaeval._paths import read_query
 from rcaeval.semantic._view import has_shadow
 from rcaeval.stats import cohen_kappa
+from rcaeval.store import Connectable, connection_of
 
 AGREEMENT_COLUMNS = ("check_id", "kind", "n", "both_pass", "det_pass_sem_fail",
                      "det_fail_sem_pass", "both_fail", "ties", "case_runs", "agreement",
                      "kappa")
 
 
-def _con(store: Any) -> Any:
-    return getattr(store, "con", store)
+def _con(store: Connectable) -> duckdb.DuckDBPyConnection:
+    return connection_of(store)
 
 
-def _frame(store: Any, name: str, params: dict[str, Any]) -> pl.DataFrame:
+def _frame(store: Connectable, name: str, params: dict[str, Any]) -> pl.DataFrame:
     return _con(store).sql(read_query(f"semantic/{name}.sql"), params=params).pl()
 
 
-def agreement(store: Any, run_id: str | None = None) -> pl.DataFrame:
+def agreement(store: Connectable, run_id: str | None = None) -> pl.DataFrame:
     """Deterministic vs semantic verdicts per diagnosis check of run ``run_id`` (``None``:
     every run): n (case runs with a semantic majority), the four confusion counts, ties,
     observed agreement and Cohen's kappa (null when undefined). The last row
@@ -43,7 +45,7 @@ def agreement(store: Any, run_id: str | None = None) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema)
 
 
-def verdict_comparison(store: Any, run_id: str) -> pl.DataFrame:
+def verdict_comparison(store: Connectable, run_id: str) -> pl.DataFrame:
     """Cases per verdict of run ``run_id``: ``deterministic`` (eval_judgment), ``blended``
     (the second pass where there was one, else the deterministic verdict) and
     ``changed_from`` (cases with this deterministic verdict whose blended verdict differs)."""
@@ -52,7 +54,7 @@ def verdict_comparison(store: Any, run_id: str) -> pl.DataFrame:
     return _frame(store, "verdicts", {"run_id": run_id, "verdicts": list(VERDICTS)})
 
 
-def blended_verdicts(store: Any, run_id: str) -> pl.DataFrame:
+def blended_verdicts(store: Connectable, run_id: str) -> pl.DataFrame:
     """``case_id``, ``blended_verdict``: the second pass's verdict of each case of run
     ``run_id`` the shadow judged again (none for a case whose deterministic verdict stands;
     an empty frame when the run has no shadow or the store predates migration 0003)."""
@@ -61,7 +63,7 @@ def blended_verdicts(store: Any, run_id: str) -> pl.DataFrame:
     return _frame(store, "blended_verdicts", {"run_id": run_id})
 
 
-def semantic_summary(store: Any, run_id: str) -> dict[str, Any] | None:
+def semantic_summary(store: Connectable, run_id: str) -> dict[str, Any] | None:
     """The run's shadow in one dict (counts per status, second passes, cache hits, requests,
     tokens, cost, providers, models, prompts, samples); ``None`` when the run has none."""
     if not has_shadow(_con(store)):
@@ -78,7 +80,7 @@ def _counts(frame: pl.DataFrame, col: str) -> str:
     return ", ".join(f"{r['verdict']} {r[col]}" for r in frame.iter_rows(named=True))
 
 
-def report_lines(store: Any, run_id: str, *, width: int = 19) -> list[str]:
+def report_lines(store: Connectable, run_id: str, *, width: int = 19) -> list[str]:
     """The run report's lines on the semantic shadow (docs/reports.md): provider and
     settings, statuses, judge tokens and cost, deterministic vs blended verdict counts. Empty
     when the run has no shadow, so reports of runs judged without it do not change."""

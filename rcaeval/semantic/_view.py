@@ -15,13 +15,14 @@ from rich.table import Table
 
 from rcaeval._paths import read_query
 from rcaeval._vocab import TABLE_CLASS
+from rcaeval.store import Connectable, connection_of
 
 _STYLE = {"pass": "green", "partial": "yellow", "fail": "red", "invalid": "magenta",
           "not_evaluated": "dim", "tie": "yellow"}
 
 
-def _con(store: Any) -> Any:
-    return getattr(store, "con", store)
+def _con(store: Connectable) -> duckdb.DuckDBPyConnection:
+    return connection_of(store)
 
 
 def _styled(value: str | None) -> str:
@@ -39,7 +40,7 @@ def has_shadow(con: duckdb.DuckDBPyConnection) -> bool:
     return bool(con.execute(read_query("semantic/has_shadow.sql")).fetchall()[0][0])
 
 
-def load_shadow(store: Any, run_id: str, case_id: str) -> dict[str, Any] | None:
+def load_shadow(store: Connectable, run_id: str, case_id: str) -> dict[str, Any] | None:
     """The case run's shadow: ``{"packet", "cache_hit", "blended" (packet or None),
     "checks" [rows]}``; ``None`` when it has none (or the store predates migration 0003)."""
     con = _con(store)
@@ -59,7 +60,7 @@ def load_shadow(store: Any, run_id: str, case_id: str) -> dict[str, Any] | None:
             "checks": checks}
 
 
-def load_shadows(store: Any, run_id: str) -> dict[str, dict[str, Any]]:
+def load_shadows(store: Connectable, run_id: str) -> dict[str, dict[str, Any]]:
     """Every shadow of run ``run_id`` by case id (:func:`load_shadow` of each case run that has
     one); empty when the run has none (or the store predates migration 0003)."""
     con = _con(store)
