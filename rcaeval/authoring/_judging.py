@@ -138,7 +138,7 @@ def judge_answers(cases: Mapping[str, Any], answers: Sequence[Answer]) -> dict[s
             store.close()
 
 
-def _collect(db: Any, answers: Sequence[Answer]) -> dict[str, AnswerJudgment]:
+def _collect(db: duckdb.DuckDBPyConnection, answers: Sequence[Answer]) -> dict[str, AnswerJudgment]:
     order = {"buckets": list(BUCKETS)}
     buckets = _rows(db, "authoring/buckets.sql", order)
     out: dict[str, AnswerJudgment] = {}

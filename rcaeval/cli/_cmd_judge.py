@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -20,6 +20,11 @@ from rcaeval.cli._semantic_opts import (
     SemanticUrlOpt,
     semantic_config,
 )
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from rcaeval.store import Store
 
 _out = Console()
 
@@ -69,7 +74,7 @@ def _verdict_table(frame) -> Table:
     return table
 
 
-def _shadow_lines(store, frame) -> list[str]:
+def _shadow_lines(store: Store, frame: pl.DataFrame) -> list[str]:
     """The semantic shadow's summary of every judged run (docs/semantic.md)."""
     from rcaeval.semantic import report_lines
 
@@ -99,7 +104,7 @@ def _exit_on_bad_ids(frame, audit_dir: Path | None) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    def _known_top1_lines(store: Any, run_ids: list[str]) -> list[str]:
+    def _known_top1_lines(store: Store, run_ids: list[str]) -> list[str]:
         from rcaeval.cli._cmd_run import known_top1_line
 
         return [line for rid in run_ids if (line := known_top1_line(store, rid))]

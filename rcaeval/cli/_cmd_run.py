@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -34,6 +34,9 @@ from rcaeval.cli._semantic_opts import (
     SemanticUrlOpt,
     semantic_config,
 )
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 _STYLE = {"pass": "green", "fail": "red", "invalid": "magenta", "errored": "yellow",
           "timed_out": "yellow", "interrupted": "cyan", "pending": "cyan"}
@@ -83,7 +86,7 @@ def counts_line(summary: Any) -> str:
     return f"{len(summary.cases)} case(s): " + ", ".join(f"{k} {v}" for k, v in counts.items())
 
 
-def known_top1_line(store: Any, run_id: str) -> str | None:
+def known_top1_line(store: Store, run_id: str) -> str | None:
     """Known Top-1 of a judged run, printed beside its verdicts: the ``suite_known_top1``
     metric (queries/metrics/suite_known_top1.sql) with its Wilson interval; None when the run
     has no judged known case with a ground-truth family."""
@@ -97,7 +100,7 @@ def known_top1_line(store: Any, run_id: str) -> str | None:
             "(answer names the ground-truth family)")
 
 
-def print_summary(console: Console, summary: Any, store: Any = None) -> None:
+def print_summary(console: Console, summary: Any, store: Store | None = None) -> None:
     console.print(summary_table(summary))
     console.print(counts_line(summary), highlight=False)
     top1 = known_top1_line(store, summary.run_id) if store is not None else None
@@ -299,7 +302,7 @@ def _run(suite: str, agent: str, *, registry: Path | None, options: dict[str, An
         store.close()
 
 
-def _baseline_gate(console: Console, store: Any, run_id: str, registry: Path | None) -> bool:
+def _baseline_gate(console: Console, store: Store, run_id: str, registry: Path | None) -> bool:
     """Print the baseline diff; True on a regression. No baseline: a warning, False."""
     from rcaeval.cli import err_console
     from rcaeval.errors import NotFoundError

@@ -11,11 +11,14 @@ import csv
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 
 from rcaeval._vocab import VERDICTS
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 BEHAVIOUR_NOTES = {
     "thorough": "reads every channel, cites its evidence, names the cause",
@@ -54,7 +57,7 @@ def expected_verdicts(recorded: Path) -> dict[str, dict[str, tuple[str, str]]]:
     return out
 
 
-def _outcomes(store: Any, run_id: str) -> dict[str, str]:
+def _outcomes(store: Store, run_id: str) -> dict[str, str]:
     """``case_id -> verdict`` (or the case run's status when it has none) of a run."""
     from rcaeval.report import case_table
 
@@ -69,7 +72,7 @@ def _counts(values: list[str]) -> str:
     return ", ".join(f"{c[v]} {v}" for v in order if c[v]) or "no cases"
 
 
-def demo_rows(store: Any, labels: dict[str, str], recorded: Path,
+def demo_rows(store: Store, labels: dict[str, str], recorded: Path,
               replays: dict[str, str]) -> list[DemoRow]:
     """One row per demo run. ``replays`` maps a runner run id to the recorded run whose
     expectations it has (``demo-thorough`` -> ``rec-thorough``); a run with neither

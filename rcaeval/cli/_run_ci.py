@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -14,14 +14,17 @@ from rich.table import Table
 
 from rcaeval.cli._cmd_run import _STYLE, counts_line, known_top1_line
 
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
-def is_repeat_group(store: Any, run_id: str) -> bool:
+
+def is_repeat_group(store: Store, run_id: str) -> bool:
     from rcaeval.runner import repeat_group
 
     return bool(repeat_group(store, run_id))
 
 
-def run_repeated(console: Console, store: Any, suite: str, agent: str, *, repeat: int | None,
+def run_repeated(console: Console, store: Store, suite: str, agent: str, *, repeat: int | None,
                  run_id: str | None, resume: bool, options: dict[str, Any],
                  baseline_diff: bool, registry: Path | None, fail_under: float | None,
                  fail_on: tuple[str, ...], junit: Path | None, results: Path | None) -> None:
@@ -105,7 +108,7 @@ def rates_line(doc: dict[str, Any]) -> str:
     return line + (f"; flaky: {', '.join(s['flaky'])}" if s["flaky"] else "; flaky: none")
 
 
-def finish(console: Console, store: Any, summaries: list[Any], *, fail_under: float | None,
+def finish(console: Console, store: Store, summaries: list[Any], *, fail_under: float | None,
            fail_on: tuple[str, ...], regressed: bool, junit: Path | None = None,
            results: Path | None = None, group_id: str | None = None) -> None:
     """Print the file problems, write the result files, print why the run fails, if it does,

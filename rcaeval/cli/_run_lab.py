@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from rcaeval.errors import InputError
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 
 @contextmanager
@@ -32,7 +35,7 @@ def lab_suite(options: dict[str, Any], *, lab_dir: Path | None, user: str | None
         yield run_options["registry_root"]
 
 
-def print_lab(console: Console, store: Any, run_id: str) -> None:
+def print_lab(console: Console, store: Store, run_id: str) -> None:
     """The run's mitigation table, when it is a lab run."""
     from rcaeval.lab import mitigation_rows, render_mitigation
 

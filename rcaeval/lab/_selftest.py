@@ -16,11 +16,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcaeval.errors import InputError
 from rcaeval.lab._scenario import Scenario, load_scenario, load_scenarios
 from rcaeval.lab._stack import default_dir
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 SKIP_NOT_ROOT = "its tmpfs volume needs root"
 
@@ -121,7 +124,7 @@ def _chosen(scenarios: Sequence[str]) -> list[Scenario]:
     return [load_scenario(s) for s in scenarios] if scenarios else load_scenarios()
 
 
-def rows_of(store: Any, summary: Any, chosen: list[Scenario]) -> list[ScenarioRun]:
+def rows_of(store: Store, summary: Any, chosen: list[Scenario]) -> list[ScenarioRun]:
     """The selftest's rows of a lab run: per scenario its case run (status, verdict, wall
     time, error) and its ``mitigation_rows`` entry; a scenario not run is a row with an
     error."""

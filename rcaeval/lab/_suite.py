@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import yaml
@@ -44,6 +44,9 @@ from rcaeval.lab._inject import inject, revert, wait_alert
 from rcaeval.lab._live import TOPOLOGY
 from rcaeval.lab._mitigation import assess, reset
 from rcaeval.lab._scenario import Scenario, load_scenarios
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 SUITE_ID = "lab"
 SUITE_VERSION = "2026.12.1"
@@ -202,7 +205,7 @@ class LabCases:
         finally:
             self._finish(sc, ws, record, alert_at)
 
-    def record(self, store: Any, run_id: str) -> None:
+    def record(self, store: Store, run_id: str) -> None:
         """The runner's hook before the reports: the run's mitigation rows."""
         record_mitigation(store.con, run_id)
 

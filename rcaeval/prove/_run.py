@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import yaml
@@ -18,6 +18,9 @@ import yaml
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.prove._plan import ROLES, CasePlan, plan_case
 from rcaeval.prove._verdict import CaseProof, RoleResult, prove_row
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 PROOF_SUITE = "proof"
 AGENT_MODULE = "rcaeval.prove.agent"
@@ -97,7 +100,7 @@ def _overlay(root: Path, ids: list[str], spec: Any, tmp: Path) -> Path:
     return reg
 
 
-def _results(store: Any, summary: Any) -> dict[str, RoleResult]:
+def _results(store: Store, summary: Any) -> dict[str, RoleResult]:
     packets: dict[str, dict[str, Any]] = {}
     df = store.judgments(run_id=summary.run_id)
     for row in df.iter_rows(named=True):

@@ -22,13 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from rcaeval._paths import read_query
 from rcaeval.release._gate import check_gate, load_artifact
 from rcaeval.release._thresholds import GATE
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 ALL_STAGES = "all"
 """The ``stage`` of a window measured over every stage (``release metrics`` without
@@ -126,7 +129,7 @@ def window_frames(doc: dict[str, Any], *, allow_synthetic: bool = False,
             pl.DataFrame(metrics, schema=_METRIC_SCHEMA))
 
 
-def record_window(store: Any, artifact: str | Path | dict[str, Any], *,
+def record_window(store: Store, artifact: str | Path | dict[str, Any], *,
                   allow_synthetic: bool = False) -> RecordResult:
     """Record a ``release_metrics/1`` artifact (a path, checked like ``rcaeval release gate``
     does, or a document from :func:`load_artifact`) in ``store``'s ``release_windows`` and
@@ -149,7 +152,7 @@ def record_window(store: Any, artifact: str | Path | dict[str, Any], *,
                         artifact_sha256=row["artifact_sha256"], gate_passed=row["gate_passed"])
 
 
-def stored_windows(store: Any, *, stage: str | None = None,
+def stored_windows(store: Store, *, stage: str | None = None,
                    include_synthetic: bool = True) -> pl.DataFrame:
     """One row per stored window (``queries/release/windows_list.sql``), oldest first: the
     window, stage, gate decision (point and strict), failing metrics, captures, the

@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import polars as pl
@@ -17,6 +17,9 @@ from rcaeval.release._captures import load_captures, open_connection, run
 from rcaeval.release._models import VERIFIED_OUTCOMES
 from rcaeval.release._reviews import ReviewFile, read_reviews
 from rcaeval.store import registered, transaction
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 _IMPORT_SCHEMA = {
     "review_id": pl.Utf8, "analysis_hash": pl.Utf8, "incident_id": pl.Utf8,
@@ -79,7 +82,7 @@ def capture_analyses(captures: str | Path) -> pl.DataFrame:
         con.close()
 
 
-def import_reviews(store: Any, path: str | Path, *, captures: str | Path | None = None
+def import_reviews(store: Store, path: str | Path, *, captures: str | Path | None = None
                    ) -> ImportResult:
     """Validate the reviews of ``path`` (JSONL/CSV) and store the valid ones in
     ``release_review`` (``store``: a :class:`rcaeval.store.Store`). ``captures``: a capture
@@ -108,7 +111,7 @@ def import_reviews(store: Any, path: str | Path, *, captures: str | Path | None 
     return res
 
 
-def review_history(store: Any, incident: str | None = None) -> pl.DataFrame:
+def review_history(store: Store, incident: str | None = None) -> pl.DataFrame:
     """Every stored review with its ``incident``, ``state`` (current / historical) and
     ``effective`` flag (review_history.sql); ``incident`` filters to one incident."""
     run(store.con, read_query("release/review_history.sql"))
@@ -118,7 +121,7 @@ def review_history(store: Any, incident: str | None = None) -> pl.DataFrame:
     return frame.sort("incident", "analyzed_at", "reviewed_at", "review_id")
 
 
-def verified_actions(store: Any) -> pl.DataFrame:
+def verified_actions(store: Store) -> pl.DataFrame:
     """Actions that worked, from effective reviews whose outcome is resolved or mitigated."""
     run(store.con, read_query("release/review_history.sql"))
     cur = store.con.execute(read_query("release/verified_actions.sql"),

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcaeval._paths import read_query
 
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
-def integrity_of(store: Any, run_id: str) -> dict[str, dict[str, Any]]:
+
+def integrity_of(store: Store, run_id: str) -> dict[str, dict[str, Any]]:
     """``{case_id: counts}`` of run ``run_id`` (cases without evidence records are absent)."""
     cur = store.con.execute(read_query("report/evidence_integrity.sql"), {"run_id": run_id})
     cols = [d[0] for d in cur.description]

@@ -6,9 +6,12 @@ the detail report, the run summary and the results document (queries/report/file
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcaeval._paths import read_query
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 _WHERE = re.compile(r"line (?P<line>\d+) column (?P<column>\d+) \(byte (?P<byte>\d+)\)")
 _BYTE = re.compile(r"at byte (?P<byte>\d+)")
@@ -24,7 +27,7 @@ def _located(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def parse_errors_of(store: Any, run_id: str) -> dict[str, list[dict[str, Any]]]:
+def parse_errors_of(store: Store, run_id: str) -> dict[str, list[dict[str, Any]]]:
     """``{case_id: [{file, status, detail, line, column, byte}, ...]}`` for run ``run_id``
     (``line``/``column``/``byte`` are None when the detail does not give them)."""
     cur = store.con.execute(read_query("report/file_problems.sql"), {"run_id": run_id})

@@ -17,11 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcaeval.report._data import load_run
 from rcaeval.report._suite import load_baseline, suite_info
 from rcaeval.stats import fisher_exact_lower
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 DEFAULT_ALPHA = 0.05
 """Significance level of the repeat gate."""
@@ -95,7 +98,7 @@ class RepeatDiff:
         return "\n".join(lines) + "\n"
 
 
-def diff_repeats_against_baseline(store: Any, run_ids: Sequence[str], group_id: str,
+def diff_repeats_against_baseline(store: Store, run_ids: Sequence[str], group_id: str,
                                   registry_root: str | Path | None = None, *,
                                   alpha: float = DEFAULT_ALPHA) -> RepeatDiff:
     """Compare the runs ``run_ids`` of repeat group ``group_id`` with their suite's

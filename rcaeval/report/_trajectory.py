@@ -5,9 +5,12 @@ reports.md, "Trajectory")."""
 from __future__ import annotations
 
 from statistics import median
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rcaeval.report._fmt import NA, fmt_duration, fmt_int, table
+
+if TYPE_CHECKING:
+    from rcaeval.store import Store
 
 MEASURES = ("steps", "failed_calls", "repeated_calls", "tools_used", "channels_queried",
             "calls_seconds", "evidence_step", "evidence_seconds", "evidence_check",
@@ -104,7 +107,7 @@ def summary_entry(cases: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def compare_runs(store: Any, run_a: str, run_b: str) -> dict[str, Any] | None:
+def compare_runs(store: Store, run_a: str, run_b: str) -> dict[str, Any] | None:
     """Run ``run_b`` against ``run_a`` on their shared cases' trajectories
     (queries/report/trajectory_compare.sql); ``None`` when they share no case with a
     trajectory row (e.g. the baseline's run is not in this store)."""

@@ -1,14 +1,12 @@
-"""Typed connections (CONTRIBUTING.md "Standards"): on the judging path -- the judge,
-extraction, the store, the runner and the semantic shadow -- no parameter that takes a store
-or a DuckDB connection is typed ``Any``; it is a ``duckdb.DuckDBPyConnection``, a
-``rcaeval.store.Store`` or a ``rcaeval.store.Connectable``."""
+"""Typed connections (CONTRIBUTING.md "Standards"): nowhere in rcaeval/ is a parameter that
+takes a store or a DuckDB connection typed ``Any`` (or left unannotated); it is a
+``duckdb.DuckDBPyConnection``, a ``rcaeval.store.Store`` or a ``rcaeval.store.Connectable``."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-PACKAGES = ("judge", "extract", "store", "runner", "semantic")
 NAMES = frozenset({"con", "db", "store", "connection"})
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,6 +25,5 @@ def _untyped(path: Path) -> list[str]:
 
 
 def test_store_and_connection_parameters_are_typed() -> None:
-    found = [hit for pkg in PACKAGES
-             for p in sorted((REPO / "rcaeval" / pkg).rglob("*.py")) for hit in _untyped(p)]
+    found = [hit for p in sorted((REPO / "rcaeval").rglob("*.py")) for hit in _untyped(p)]
     assert not found, found
