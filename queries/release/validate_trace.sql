@@ -1,8 +1,9 @@
 -- Capture validation of the capture/2 fields: decides which captures carry an unusable
 -- `knowledge`, `trace` (trace-v3) or `response.confidence_diagnostics`, naming the field.
 -- reads: capture_row (capture_scan.sql: knowledge_text, trace_text, cd_text on every row)
--- params: $time_relations, $snapshot_statuses, $trace_format -- the name lists, passed from
---   their one home (rcaeval/release/_models.py)
+-- params: $time_relations, $snapshot_statuses, $trace_format -- the name lists, and $blank
+--   (BLANK_PATTERN: a text the models' whitespace stripping leaves empty, which a required
+--   non-empty string refuses), passed from their one home (rcaeval/release/_models.py)
 -- writes: appends to capture_problem(src, line, capture_id, field, message) (validate_
 --   captures.sql created it); a capture with a problem here is left out of every metric and
 --   counted invalid, like any other. A capture/1 row (all three null) has none.
@@ -16,9 +17,11 @@
 --      integer >= 1: `[1-9][0-9]{0,14}`, no sign, fraction or exponent; any number: a digit
 --      first, at most 15 characters, then finite by its DOUBLE value); a value typed VARCHAR
 --      is checked against a name list (a JSON value that is not a string becomes text that
---      is in no list: the lists hold lower-case words, tests/release keeps them so). What
+--      is in no list: the lists hold lower-case words, tests/release keeps them so); a
+--      required non-empty string passes only when its first character is printable ASCII
+--      other than a space, `"` or `\` (anything else is left to the rules). What
 --      the screen cannot decide cheaply makes the row doubtful, never ok (a null or
---      missing list, a null probability, a negative number): `ok` has no false positives.
+--      missing list, a negative number): `ok` has no false positives.
 --   2. The rules, on the doubtful rows only (a row that is ok has no problem here): each
 --      value is cast to JSON once and checked leaf by leaf (a missing key or JSON null gives
 --      a NULL leaf), list items by lambdas (1-based i). A number is a JSON number that is
@@ -34,7 +37,7 @@ WITH parsed AS (
              "probe_template_id": "JSON", "hypothesis": "JSON", "evidence_id": "JSON",
              "incident_time_relation": "VARCHAR", "supporting_source_groups": ["JSON"],
              "contradicting_source_groups": ["JSON"], "plan_step": "JSON"}]}')) AS ts,
-         try(from_json(cd_text, '{"probability": "JSON", "independent_source_groups": "JSON",
+         try(from_json(cd_text, '{"probability": "JSON", "independent_source_groups": ["JSON"],
            "adjustments": [{"name": "JSON", "delta": "JSON"}],
            "gates": [{"gate": "JSON", "passed": "JSON"}]}')) AS ds
   FROM capture_row
@@ -43,16 +46,16 @@ WITH parsed AS (
 screened AS (
   SELECT src, line, cid, knowledge_text, trace_text, cd_text,
     (knowledge_text IS NULL OR coalesce(
-       starts_with(ks.package_id, '"') AND trim(json_extract_string(ks.package_id, '$')) <> ''
-       AND starts_with(ks.activation_path, '"')
-       AND trim(json_extract_string(ks.activation_path, '$')) <> '', false))
+       regexp_matches(ks.package_id, '^"[!#-\[\]-~]')
+       AND regexp_matches(ks.activation_path, '^"[!#-\[\]-~]'), false))
     AND (trace_text IS NULL OR coalesce(
        ts.format = $trace_format
        AND list_contains($snapshot_statuses, ts.status)
        AND ts.observations IS NOT NULL
        AND len(list_filter(ts.observations, lambda o: NOT coalesce(
              regexp_full_match(CAST(o.order AS VARCHAR), '[1-9][0-9]{0,14}')
-             AND starts_with(o.collector, '"') AND starts_with(o.plane, '"')
+             AND regexp_matches(o.collector, '^"[!#-\[\]-~]')
+             AND regexp_matches(o.plane, '^"[!#-\[\]-~]')
              AND list_contains($time_relations, o.incident_time_relation)
              AND coalesce(starts_with(o.probe_template_id, '"'), true)
              AND coalesce(starts_with(o.hypothesis, '"'), true)
@@ -70,10 +73,13 @@ screened AS (
        AND len(list_distinct(list_transform(ts.observations, lambda o: CAST(o.order AS VARCHAR))))
            = len(ts.observations), false))
     AND (cd_text IS NULL OR coalesce(
-       regexp_full_match(CAST(ds.probability AS VARCHAR), '[0-9][0-9.eE+-]{0,14}')
-       AND isfinite(TRY_CAST(ds.probability AS DOUBLE))
-       AND TRY_CAST(ds.probability AS DOUBLE) BETWEEN 0 AND 1
-       AND coalesce(starts_with(ds.independent_source_groups, '['), true)
+       (ds.probability IS NULL
+        OR regexp_full_match(CAST(ds.probability AS VARCHAR), '[0-9][0-9.eE+-]{0,14}')
+           AND isfinite(TRY_CAST(ds.probability AS DOUBLE))
+           AND TRY_CAST(ds.probability AS DOUBLE) BETWEEN 0 AND 1)
+       AND ds.independent_source_groups IS NOT NULL
+       AND len(list_filter(ds.independent_source_groups,
+                           lambda g: NOT coalesce(starts_with(g, '"'), false))) = 0
        AND ds.adjustments IS NOT NULL AND ds.gates IS NOT NULL
        AND len(list_filter(ds.adjustments, lambda a: NOT coalesce(
              starts_with(a.name, '"')
@@ -112,10 +118,10 @@ per_row AS (
     CASE WHEN json_type(k) NOT IN ('OBJECT', 'NULL')
          THEN {'field': 'knowledge', 'message': 'must be an object or null'} END,
     CASE WHEN json_type(k) = 'OBJECT' AND (json_type(k, '$.package_id') IS DISTINCT FROM 'VARCHAR'
-              OR trim(json_extract_string(k, '$.package_id')) = '')
+              OR regexp_full_match(json_extract_string(k, '$.package_id'), $blank))
          THEN {'field': 'knowledge.package_id', 'message': 'required: a non-empty string'} END,
     CASE WHEN json_type(k) = 'OBJECT' AND (json_type(k, '$.activation_path') IS DISTINCT FROM 'VARCHAR'
-              OR trim(json_extract_string(k, '$.activation_path')) = '')
+              OR regexp_full_match(json_extract_string(k, '$.activation_path'), $blank))
          THEN {'field': 'knowledge.activation_path', 'message': 'required: a non-empty string'} END,
     -- trace (trace-v3 case snapshot)
     CASE WHEN trace_text IS NOT NULL AND t IS NULL
@@ -137,7 +143,7 @@ per_row AS (
     -- response.confidence_diagnostics (rca_response/2)
     CASE WHEN json_type(d) NOT IN ('OBJECT', 'NULL')
          THEN {'field': 'response.confidence_diagnostics', 'message': 'must be an object or null'} END,
-    CASE WHEN json_type(d) = 'OBJECT' AND json_type(d, '$.probability') IS DISTINCT FROM 'NULL'
+    CASE WHEN json_type(d) = 'OBJECT' AND json_type(d, '$.probability') <> 'NULL'
               AND NOT coalesce(json_type(d, '$.probability') IN ('UBIGINT', 'BIGINT', 'DOUBLE')
                   AND isfinite(TRY_CAST(json_extract(d, '$.probability') AS DOUBLE))
                   AND TRY_CAST(json_extract(d, '$.probability') AS DOUBLE) BETWEEN 0 AND 1, false)
@@ -145,7 +151,10 @@ per_row AS (
                'message': 'must be a probability in [0, 1] or null, got '
                           || CAST(json_extract(d, '$.probability') AS VARCHAR)} END,
     CASE WHEN json_type(d) = 'OBJECT'
-              AND json_type(d, '$.independent_source_groups') NOT IN ('ARRAY', 'NULL')
+              AND (json_type(d, '$.independent_source_groups') NOT IN ('ARRAY', 'NULL')
+                   OR len(list_filter(from_json(json_extract(d, '$.independent_source_groups'),
+                                                '["JSON"]'),
+                                      lambda g: json_type(g) IS DISTINCT FROM 'VARCHAR')) > 0)
          THEN {'field': 'response.confidence_diagnostics.independent_source_groups',
                'message': 'must be a list of strings'} END,
     CASE WHEN json_type(d) = 'OBJECT' AND json_type(d, '$.adjustments') NOT IN ('ARRAY', 'NULL')
@@ -154,15 +163,19 @@ per_row AS (
          THEN {'field': 'response.confidence_diagnostics.gates', 'message': 'must be a list'} END
   ], lambda x: x IS NOT NULL)
   || coalesce(flatten(list_transform(obs, lambda o, i: list_filter([
-    CASE WHEN json_type(o.order) NOT IN ('UBIGINT', 'BIGINT') OR TRY_CAST(o.order AS BIGINT) < 1
+    CASE WHEN NOT coalesce(json_type(o.order) IN ('UBIGINT', 'BIGINT')
+                           AND TRY_CAST(o.order AS BIGINT) >= 1, false)
          THEN {'field': 'trace.observations[' || (i - 1) || '].order',
-               'message': 'required: an integer >= 1 (the position in the investigation)'} END,
+               'message': 'required: an integer from 1 to 9223372036854775807 (the position in '
+                          || 'the investigation)'} END,
     CASE WHEN json_type(o.collector) IS DISTINCT FROM 'VARCHAR'
+              OR regexp_full_match(json_extract_string(o.collector, '$'), $blank)
          THEN {'field': 'trace.observations[' || (i - 1) || '].collector',
-               'message': 'required: a string'} END,
+               'message': 'required: a non-empty string'} END,
     CASE WHEN json_type(o.plane) IS DISTINCT FROM 'VARCHAR'
+              OR regexp_full_match(json_extract_string(o.plane, '$'), $blank)
          THEN {'field': 'trace.observations[' || (i - 1) || '].plane',
-               'message': 'required: a string (the telemetry plane)'} END,
+               'message': 'required: a non-empty string (the telemetry plane)'} END,
     CASE WHEN json_type(o.incident_time_relation) IS DISTINCT FROM 'VARCHAR'
               OR NOT list_contains($time_relations, json_extract_string(o.incident_time_relation, '$'))
          THEN {'field': 'trace.observations[' || (i - 1) || '].incident_time_relation',
@@ -186,10 +199,11 @@ per_row AS (
                                  lambda g: json_type(g) IS DISTINCT FROM 'VARCHAR')) > 0
          THEN {'field': 'trace.observations[' || (i - 1) || '].contradicting_source_groups',
                'message': 'must be a list of strings'} END,
-    CASE WHEN json_type(o.plan_step) NOT IN ('UBIGINT', 'BIGINT', 'NULL')
-              OR TRY_CAST(o.plan_step AS BIGINT) < 1
+    CASE WHEN coalesce(json_type(o.plan_step), 'NULL') <> 'NULL' AND NOT coalesce(json_type(o.plan_step) IN ('UBIGINT', 'BIGINT')
+                                                  AND TRY_CAST(o.plan_step AS BIGINT) >= 1, false)
          THEN {'field': 'trace.observations[' || (i - 1) || '].plan_step',
-               'message': 'must be an integer >= 1 (the plan step it executes) or null'} END
+               'message': 'must be an integer from 1 to 9223372036854775807 (the plan step it '
+                          || 'executes) or null'} END
   ], lambda x: x IS NOT NULL))), [])
   || coalesce(flatten(list_transform(adj, lambda a, i: list_filter([
     CASE WHEN json_type(a.name) IS DISTINCT FROM 'VARCHAR'

@@ -27,6 +27,7 @@ from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.harness import EvidenceArtifact, RcaResponse, RootCause
 from rcaeval.release._models import (
+    BLANK_PATTERN,
     CASE_TYPES,
     EXPECTED_OUTCOMES,
     HARNESS_STATUSES,
@@ -279,7 +280,7 @@ def load_captures(con: duckdb.DuckDBPyConnection, source: Path | pl.DataFrame, *
     run(con, read_query("release/validate_captures.sql"), names)
     run(con, read_query("release/validate_trace.sql"), {
         "time_relations": list(TIME_RELATIONS), "snapshot_statuses": list(SNAPSHOT_STATUSES),
-        "trace_format": TRACE_FORMAT})
+        "trace_format": TRACE_FORMAT, "blank": BLANK_PATTERN})
     return loaded
 
 

@@ -55,6 +55,12 @@ PASSING_REVIEW_MEAN = 3.5
 """A review passes when its hard-gate assessment is ``pass`` and its seven scores average at
 least this (70% of 5, the harness's pass score of 70/100 on the operator's scale)."""
 HASH_PATTERN = r"^sha256:[0-9a-f]{64}$"
+BLANK_PATTERN = (r"[\t\n\x0b\f\r \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}"
+                 r"\x{202f}\x{205f}\x{3000}]*")
+"""A text that is empty once the models strip whitespace (``str_strip_whitespace``: the Unicode
+White_Space characters), as an RE2 pattern: what ``min_length=1`` refuses after stripping."""
+MAX_ORDER = 2**63 - 1
+"""The largest trace ``order`` and ``plan_step``: the release relations hold them as BIGINT."""
 
 
 def _utc(v: datetime) -> datetime:
@@ -109,7 +115,7 @@ class KnowledgePackage(_Strict):
 class TraceObservation(_Strict):
     """One observation of the investigation (trace-v3)."""
 
-    order: int = Field(ge=1, description="1-based position in the investigation.")
+    order: int = Field(ge=1, le=MAX_ORDER, description="1-based position in the investigation.")
     collector: str = Field(min_length=1, description="The collector the probe read from.")
     plane: str = Field(min_length=1, description="Its telemetry plane (metrics, logs, ...).")
     probe_template_id: str | None = Field(
@@ -123,7 +129,8 @@ class TraceObservation(_Strict):
     supporting_source_groups: list[str] = Field(default_factory=list)
     contradicting_source_groups: list[str] = Field(default_factory=list)
     plan_step: int | None = Field(
-        default=None, ge=1, description="The investigation-plan step (1-based) it executes.")
+        default=None, ge=1, le=MAX_ORDER,
+        description="The investigation-plan step (1-based) it executes.")
 
 
 class TraceSnapshot(_Strict):

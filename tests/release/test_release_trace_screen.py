@@ -6,11 +6,15 @@ its rule; shapes the screen cannot pass but the rules accept are measured with n
 from __future__ import annotations
 
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import orjson
 import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
 from release_kit import capture, with_probability, with_trace, write_jsonl
 from release_kit import obs as o
 
@@ -121,6 +125,34 @@ CASES: list[tuple[Any, str | None]] = [
 ]
 
 
+MODEL_CASES: list[tuple[Any, str | None]] = [
+    (lambda c: c["trace"]["observations"][0].pop("order"), OBS + "order"),
+    (_o("order", None), OBS + "order"),
+    (_o("order", 2**63), OBS + "order"),
+    (_o("plan_step", 2**63), OBS + "plan_step"),
+    (_o("collector", ""), OBS + "collector"),
+    (_o("collector", "\u3000"), OBS + "collector"),
+    (_o("plane", " \t\n"), OBS + "plane"),
+    (_k("package_id", "\t"), "knowledge.package_id"),
+    (_d("independent_source_groups", [1]), CD + ".independent_source_groups"),
+    (_d("independent_source_groups", ["prometheus", None]), CD + ".independent_source_groups"),
+    # accepted
+    (lambda c: c["response"]["confidence_diagnostics"].pop("probability"), None),
+    (_o("order", 2**63 - 1), None),
+    (_o("plan_step", 2**63 - 1), None),
+    (_o("collector", " prometheus "), None),
+    (_o("plane", "\u200b"), None),                # not White_Space: the models keep it
+    (_k("package_id", "\u00e9"), None),
+    (_d("independent_source_groups", []), None),
+    (_d("independent_source_groups", ["prometheus", ""]), None),
+]
+"""Shapes where the rules once disagreed with the models, which are the contract: a missing,
+null or out-of-range order, a blank collector, plane or package id (blank as the models strip
+it: Unicode White_Space), a list of non-strings as independent_source_groups, a diagnostics
+object without a probability."""
+CASES += MODEL_CASES
+
+
 def _rows(parquet: bool) -> tuple[list[dict[str, Any]], set[tuple[int, str]]]:
     rows, want = [], set()
     for i, (edit, field) in enumerate(CASES):
@@ -170,3 +202,67 @@ def test_capture2_screen_never_hides_a_problem(tmp_path: Path) -> None:
                      and p["message"].startswith(r[1])}
     assert seen == rules, sorted(rules - seen)           # every rule fired on its shape
 
+
+
+def _model_accepts(row: dict[str, Any]) -> bool:
+    """The capture model's verdict (rcaeval.release.Capture: the format's definition)."""
+    try:
+        rel.Capture.model_validate_json(orjson.dumps(row))
+    except ValidationError:
+        return False
+    return True
+
+
+def test_the_rules_agree_with_the_models_where_they_once_differed(tmp_path: Path) -> None:
+    rows, verdicts = [], []
+    for i, (edit, field) in enumerate(MODEL_CASES):
+        row = _base(f"m{i}")
+        edit(row)
+        rows.append(row)
+        verdicts.append(_model_accepts(row))
+        assert verdicts[-1] == (field is None), (i, field)   # the case says what the model says
+    m = rel.measure(write_jsonl(tmp_path / "m.jsonl", rows), WIN)
+    refused = {p["line"] for p in m.problems}
+    assert [i + 1 not in refused for i in range(len(rows))] == verdicts, m.problems
+
+
+_TEXT = st.text(alphabet=st.sampled_from(["a", "P", " ", "\t", "\u3000", "\u200b", '"', "\\"]),
+                max_size=3)
+_LEAF = (st.none() | st.booleans() | st.integers(min_value=-2**63, max_value=2**64 - 1)
+         | st.floats(allow_nan=False, allow_infinity=False) | _TEXT
+         | st.sampled_from(["trace/3", "approved", "during", "prometheus"]))
+_ANY = st.recursive(_LEAF, lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(_TEXT, inner, max_size=2), max_leaves=6)
+
+
+def _obj(keys: tuple[str, ...], values: Any) -> Any:
+    """An object of some of these keys (each value drawn from `values`), or any JSON value."""
+    return st.dictionaries(st.sampled_from(keys), values, max_size=len(keys)) | _ANY
+
+
+_OBS_KEYS = ("order", "collector", "plane", "probe_template_id", "hypothesis", "evidence_id",
+             "incident_time_relation", "supporting_source_groups",
+             "contradicting_source_groups", "plan_step")
+_KNOWLEDGE = _obj(("package_id", "activation_path"), _ANY)
+_TRACE = _obj(("format", "status", "observations"),
+              st.lists(_obj(_OBS_KEYS, _ANY), max_size=3) | _ANY)
+_DIAGNOSTICS = _obj(("probability", "independent_source_groups", "adjustments", "gates"),
+                    st.lists(_obj(("name", "delta", "gate", "passed"), _ANY), max_size=2) | _ANY)
+
+
+@settings(max_examples=8, deadline=None, database=None)
+@given(st.lists(st.tuples(_KNOWLEDGE, _TRACE, _DIAGNOSTICS), min_size=1, max_size=25))
+def test_a_refused_capture2_value_always_has_a_message(values: list[Any]) -> None:
+    """Whatever shapes the three capture/2 values take, every problem names a field and says
+    what is wrong (a NULL message once came out of a rule reading a missing key)."""
+    rows = []
+    for i, (k, t, d) in enumerate(values):
+        row = _base(f"h{i}")
+        row["knowledge"], row["trace"] = k, t
+        row["response"]["confidence_diagnostics"] = d
+        rows.append(row)
+    with tempfile.TemporaryDirectory() as tmp:
+        m = rel.measure(write_jsonl(Path(tmp) / "h.jsonl", rows), WIN)
+    assert all(p["field"] and p["message"] for p in m.problems), m.problems
+    assert m.population["captures"]["in_window"] + len({p["line"] for p in m.problems}) \
+        == len(rows)
