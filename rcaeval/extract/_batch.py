@@ -184,12 +184,26 @@ def _error_group(refs: Sequence[CaseRef], reason: str) -> GroupTables:
     return group.finish()
 
 
+def _by_incident(batch: Sequence[CaseRef]) -> list[CaseRef]:
+    """The batch's case runs with the runs of one registry case (one incident) next to each
+    other, in order of their first run, other runs in place: a worker task then indexes an
+    incident once for several of its runs (``_integrity._index`` caches a few), where
+    consecutive case runs of one run id are all different cases. The batch keeps its
+    members, so its ``bundle_seq`` range still covers exactly its case runs."""
+    order: dict[tuple[Path | None, Path | None] | int, list[CaseRef]] = {}
+    for i, ref in enumerate(batch):
+        key = (ref.registry_case, ref.registry_incident) if ref.registry_case else i
+        order.setdefault(key, []).append(ref)
+    return [ref for refs in order.values() for ref in refs]
+
+
 def _groups(refs: Sequence[CaseRef], batch_size: int) -> Iterator[_Group]:
     """Write batches of ``batch_size`` cases, each cut into groups of at most
-    :data:`GROUP_CASES` (a group never straddles two batches)."""
+    :data:`GROUP_CASES` (a group never straddles two batches), the runs of one incident
+    together (:func:`_by_incident`)."""
     size = min(GROUP_CASES, batch_size)
     for b in range(0, len(refs), batch_size):
-        batch = refs[b:b + batch_size]
+        batch = _by_incident(refs[b:b + batch_size])
         for g in range(0, len(batch), size):
             yield _Group(list(batch[g:g + size]), last=g + size >= len(batch))
 

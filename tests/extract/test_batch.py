@@ -354,3 +354,45 @@ def test_metric_labels_stay_per_series_across_cases_of_a_group(
         ("case-1", "C", "{instance=c0, x=1}", None),  # series 0 of case-1, then of case-2
         ("case-2", "E", "{instance=e0}", 6.0),
         ("case-2", "D", "{instance=d1}", 4.0), ("case-2", "D", "{instance=d1}", 5.0)]
+
+
+def test_runs_of_one_incident_are_extracted_together(
+        tmp_path: Path, write, bundle, con, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within a write batch the case runs of one registry case go next to each other (in
+    order of their first run; runs without a registry case keep their place), so its
+    incident data is indexed once for them, not once per run (more incidents than the
+    index cache holds); every batch keeps its own case runs."""
+    import rcaeval.extract._integrity as integrity
+
+    root = tmp_path / "audits"
+    registry = tmp_path / "registry"
+    cases = [f"case-{i:02d}" for i in range(11)]
+    for run in ("run-1", "run-2"):
+        for case in cases:
+            write(root / run / case, bundle(run_id=run, case_id=case))
+    for case in cases[:10]:
+        (registry / case / "incident").mkdir(parents=True)
+    refs = [CaseRef(r.run_id, r.case_id, r.case_dir,
+                    registry_case=registry / r.case_id if r.case_id != "case-10" else None)
+            for r in discover_case_dirs(root)]
+    built: list[str] = []
+    real_init = integrity.IncidentIndex.__init__
+
+    def counting(self, case_dir: Path, incident_dir: Path) -> None:
+        built.append(case_dir.name)
+        real_init(self, case_dir, incident_dir)
+
+    monkeypatch.setattr(integrity.IncidentIndex, "__init__", counting)
+    integrity._index.cache_clear()
+    try:
+        extract_cases(con, refs, workers=1, batch_size=22, progress=False)
+        assert built == cases[:10]  # once each (one per case run: 20)
+        order = con.execute(
+            "SELECT run_id, case_id FROM raw_bundle ORDER BY bundle_seq").fetchall()
+        assert order == [(run, case) for case in cases for run in ("run-1", "run-2")]
+        extract_cases(con, refs, workers=1, batch_size=11, progress=False)
+        order = con.execute(
+            "SELECT run_id, case_id FROM raw_bundle ORDER BY bundle_seq").fetchall()
+        assert order == [(run, case) for run in ("run-1", "run-2") for case in cases]
+    finally:
+        integrity._index.cache_clear()
