@@ -95,6 +95,7 @@ class IncidentIndex:
         self.checks_by_name = {c["name"]: c for c in data.checks}
         self.queries = {q["id"]: q for q in data.queries}
         self.events = {e["id"]: e for e in data.events}
+        self._at: dict[int, dict[datetime | None, Any]] = {}
 
     def log(self, rid: str | None, rec: Mapping[str, Any]) -> str | None:
         msg = rec.get("message")
@@ -121,7 +122,7 @@ class IncidentIndex:
         if rec.get("name") not in (None, real.get("name")):
             return f"metric {rid}: names {rec.get('name')}, the incident's {rid} is " \
                 f"{real.get('name')}"
-        at = {_ts(p[0]): p[1] for p in real["points"]}
+        at = self._points(real)
         for p in rec.get("points") or []:
             ts, val = (p[0], p[1]) if isinstance(p, list) and len(p) == 2 else (None, None)
             num = _num(val)
@@ -133,6 +134,15 @@ class IncidentIndex:
             if not _same(num, at[when]):
                 return f"metric {rid}: {num:g} at {ts}, the incident has {at[when]:g}"
         return None
+
+    def _points(self, series: Mapping[str, Any]) -> dict[datetime | None, Any]:
+        """A series' points by parsed timestamp, built once per series of the index (an
+        index serves every run of its case in a worker group)."""
+        key = id(series)
+        at = self._at.get(key)
+        if at is None:
+            at = self._at[key] = {_ts(p[0]): p[1] for p in series["points"]}
+        return at
 
     def check(self, rid: str | None, rec: Mapping[str, Any]) -> str | None:
         real = self.checks.get(rid) if rid else None
