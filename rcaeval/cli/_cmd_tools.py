@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 
 from rcaeval.errors import InputError
-from rcaeval.tools._guard import TOKEN_ENV
 
 
 def register(app: typer.Typer) -> None:
@@ -64,6 +63,8 @@ def register(app: typer.Typer) -> None:
                              field=SEAL_KEY_ENV)
         if not 0 <= port <= 65535:
             raise InputError(f"bad port {port}", field="--port")
+
+        from rcaeval.tools._guard import TOKEN_ENV  # imports mcp: only when serving
 
         token = os.environ.get(TOKEN_ENV) or None
         if transport == "http" and token is None:
