@@ -48,9 +48,8 @@ def export_parquet(store: Store, directory: Path, tables: Sequence[str] | None) 
     for t in chosen:
         target = directory / f"{t}.parquet"
         tmp = directory / f".{t}.parquet.tmp"
-        order = ", ".join(quote_ident(c) for c, _ in table_columns(store.con, t))
         store.con.execute(
-            read_statement("store/parquet_export.sql", table=quote_ident(t), order=order),
+            read_statement("store/parquet_export.sql", table=quote_ident(t)),
             [str(tmp)],
         )
         os.replace(tmp, target)

@@ -15,7 +15,7 @@ import polars as pl
 import pyarrow as pa
 
 from rcaeval._paths import read_statement
-from rcaeval._vocab import BUCKETS, BUCKETS_SQL_LIST
+from rcaeval._vocab import BUCKETS
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.store import _parquet
 from rcaeval.store._migrations import (
@@ -282,29 +282,28 @@ class Store:
         )
 
     def _select(self, table: str, filters: dict[str, Filter], order: list[str]) -> pl.DataFrame:
-        cols = {c for c, _ in table_columns(self.con, table)}
-        if not cols:  # the table is missing (e.g. a store opened with migrate=False)
+        """The rows of ``table`` for a frame accessor, built with DuckDB's relational API (the
+        library quotes every name and value): ``column = value`` / ``list_contains(values,
+        column)`` per filter, ordered by ``order`` then every other column, so ties never
+        depend on storage (``bucket`` by its report rank)."""
+        names = [c for c, _ in table_columns(self.con, table)]
+        if not names:  # the table is missing (e.g. a store opened with migrate=False)
             raise NotFoundError(f"{self.label}: no table named {table!r} in the store")
-        where: list[str] = []
-        params: list[Any] = []
+        rel = self.con.table(table)
         for col, value in filters.items():
             if value is None:
                 continue
-            if col not in cols:
+            if col not in names:
                 raise InputError(f"table {table} has no column {col!r} to filter on")
-            if isinstance(value, str):
-                where.append(f"{quote_ident(col)} = ?")
-                params.append(value)
-            else:
-                values = list(value)
-                where.append(f"list_contains(?, {quote_ident(col)})")
-                params.append(values)
-        # the given order first, then every other column, so ties never depend on storage
-        keys = [o if o == _BUCKET_RANK else quote_ident(o) for o in order]
-        keys += [quote_ident(c) for c, _ in table_columns(self.con, table) if c not in order]
-        query = read_statement("store/frame_rows.sql", table=quote_ident(table),
-                               filters=" AND ".join(where) or "true", order=", ".join(keys))
-        return self.sql(query, params)
+            column = duckdb.ColumnExpression(col)
+            rel = rel.filter(column == duckdb.ConstantExpression(value)
+                             if isinstance(value, str) else
+                             duckdb.FunctionExpression(
+                                 "list_contains", duckdb.ConstantExpression(list(value)), column))
+        keys = [_bucket_rank() if o == _BUCKET_RANK else duckdb.ColumnExpression(o)
+                for o in order]
+        keys += [duckdb.ColumnExpression(c) for c in names if c not in order]
+        return rel.sort(*keys).pl()
 
     # -- writing ---------------------------------------------------------------------------
     def write_frame(
@@ -388,9 +387,16 @@ class Store:
         return _parquet.import_parquet(self, Path(directory), mode=mode)
 
 
-_BUCKET_RANK = (
-    f"coalesce(list_position({BUCKETS_SQL_LIST}, bucket), 1000)"
-)
+_BUCKET_RANK = "bucket rank"
+"""In an accessor's order: ``bucket`` by its rank in the report (:data:`rcaeval._vocab.BUCKETS`),
+unknown buckets last."""
+
+
+def _bucket_rank() -> duckdb.Expression:
+    return duckdb.CoalesceOperator(
+        duckdb.FunctionExpression("list_position", duckdb.ConstantExpression(list(BUCKET_ORDER)),
+                                  duckdb.ColumnExpression("bucket")),
+        duckdb.ConstantExpression(1000))
 
 
 def _to_arrow(frame: Any) -> pa.Table:
