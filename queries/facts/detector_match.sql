@@ -38,6 +38,7 @@
 --   $lead $bold_lead $lead_*   the line's longer lead (up to twelve words before its first
 --                              colon, or an opening bold span) and its kind (starts with it)
 --   $subordinate               a conclusion word governed by another head: not a conclusion
+-- The cue naming a stage's decision: facts/detector_cue.sql's macro (the step runs it first).
 -- Scope root_cause, in order: an inline label or lead of kind alternatives/role/evidence puts
 -- the sentence out, of kind conclusion in; then the section heading likewise; then a causal cue puts it
 -- in. Cue stages: each blanks its spans (cue + window + match, or match + window + cue) out
@@ -127,25 +128,17 @@ x AS MATERIALIZED (    -- what a candidate text decides on its own: its stages a
                AS all_ok,
            CASE
                WHEN NOT m1 THEN 'negated by "'
-                   || coalesce(nullif(regexp_extract(regexp_extract(t0, $neg_pre, 0),
-                                                     $neg_before_cue, 0), ''),
-                               list_last(regexp_extract_all(regexp_extract(t0, $neg_post, 0),
-                                                            $neg_after_cue)), '?') || '"'
+                   || detector_cue(t0, $neg_pre, $neg_post, $neg_before_cue, $neg_after_cue)
+                   || '"'
                WHEN NOT m2 THEN 'hedged by "'
-                   || coalesce(nullif(regexp_extract(regexp_extract(t1, $hedge_pre, 0),
-                                                     $hedge_before_cue, 0), ''),
-                               list_last(regexp_extract_all(regexp_extract(t1, $hedge_post, 0),
-                                                            $hedge_after_cue)), '?') || '"'
+                   || detector_cue(t1, $hedge_pre, $hedge_post, $hedge_before_cue,
+                                   $hedge_after_cue) || '"'
                WHEN NOT m3 THEN 'named as symptom / contributing factor / consequence by "'
-                   || coalesce(nullif(regexp_extract(regexp_extract(t2, $role_pre, 0),
-                                                     $role_before_cue, 0), ''),
-                               list_last(regexp_extract_all(regexp_extract(t2, $role_post, 0),
-                                                            $role_after_cue)), '?') || '"'
+                   || detector_cue(t2, $role_pre, $role_post, $role_before_cue,
+                                   $role_after_cue) || '"'
                WHEN NOT m4 THEN 'consequence wording "'
-                   || coalesce(nullif(regexp_extract(regexp_extract(t3, $weak_pre, 0),
-                                                     $weak_before_cue, 0), ''),
-                               list_last(regexp_extract_all(regexp_extract(t3, $weak_post, 0),
-                                                            $weak_after_cue)), '?') || '"'
+                   || detector_cue(t3, $weak_pre, $weak_post, $weak_before_cue,
+                                   $weak_after_cue) || '"'
            END AS decided_by
     FROM (SELECT x4.*, regexp_matches(t4, $any_regex) AS m4 FROM x4)
 ),

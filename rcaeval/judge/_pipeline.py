@@ -130,6 +130,8 @@ def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
     .pattern_key) among the judged cases: a loop over rules, never over runs."""
     rows = con.execute(_sql("detectors", "judge/detector_sets.sql", "detect")).fetchall()
     unused_by_scope = _unused_keys(con) if rows else {}
+    if rows:
+        run_file(con, "detect", "detectors", "facts/detector_cue.sql")
     for key, scope, any_re, all_re, negation, pre, post, grammar, any_p in rows:
         regexes = dict(grammar) if grammar else {}
         if any(k not in regexes for k in REGEX_KEYS):

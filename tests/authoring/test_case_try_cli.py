@@ -95,3 +95,27 @@ def test_bad_input_exits_3_and_unknown_case_6(tmp_path: Path) -> None:
     proc = rcaeval("case", "try", PANIC_CASE, "--registry", str(SAMPLE_REGISTRY),
                    "--answer", str(tmp_path / "absent.md"))
     assert proc.returncode == 6 and "absent.md" in proc.stderr
+
+
+def test_each_cue_stage_names_the_cue_that_decided_it() -> None:
+    """The four cue stages (negation, hedge, role, weak consequence wording) each name their
+    deciding cue in the hit's decided_by (queries/facts/detector_cue.sql)."""
+    answers = {
+        "negated": ("## Root cause\nIt was not tikv-2 panicking on a corrupted raft entry.\n",
+                    'negated by "not"'),
+        "hedged": ("## Root cause\nIt might be tikv-2 panicking, we could not confirm it.\n",
+                   'hedged by "might"'),
+        "role": ("## Root cause\nThe tikv-2 crash loop was merely a symptom of the disk "
+                 "failure.\n", 'consequence by "was merely a symptom"'),
+    }
+    for name, (text, cue) in answers.items():
+        found = try_answer(SAMPLE_REGISTRY, PANIC_CASE, text)
+        panic = found.detectors["asserts_storage_node_panic"]
+        assert not panic.fires, name
+        assert any(cue in h["decided_by"] for h in panic.hits), (name, panic.hits)
+    # weak wording demotes the mention, which still fires when no other cause is asserted
+    weak = try_answer(SAMPLE_REGISTRY, PANIC_CASE, "## Root cause\nThe disk failure led to "
+                      "tikv-2 panicking on a corrupted raft entry.\n")
+    panic = weak.detectors["asserts_storage_node_panic"]
+    assert panic.fires
+    assert 'consequence wording "led to"' in panic.hits[0]["decided_by"], panic.hits
