@@ -42,6 +42,10 @@ RAW_TEXT_CAP = 256 * 1024 * 1024
 
 _CUT = "... ["
 
+_WHEN_CACHE = 65536
+"""Cited timestamps an index keeps parsed (the runs of one case cite the same points); the
+cache starts over past this many, so a bundle citing millions of distinct ones stays flat."""
+
 
 def _ts(value: Any) -> datetime | None:
     if not isinstance(value, str):
@@ -96,6 +100,7 @@ class IncidentIndex:
         self.queries = {q["id"]: q for q in data.queries}
         self.events = {e["id"]: e for e in data.events}
         self._at: dict[int, dict[datetime | None, Any]] = {}
+        self._when: dict[str, datetime | None] = {}  # cited timestamps, parsed once
 
     def log(self, rid: str | None, rec: Mapping[str, Any]) -> str | None:
         msg = rec.get("message")
@@ -128,7 +133,13 @@ class IncidentIndex:
             num = _num(val)
             if num is None or not math.isfinite(num):
                 continue  # no value to compare (non-finite values are facts of their own)
-            when = _ts(ts)
+            when = self._when.get(ts) if isinstance(ts, str) else None
+            if when is None:
+                when = _ts(ts)
+                if isinstance(ts, str):
+                    if len(self._when) >= _WHEN_CACHE:
+                        self._when.clear()
+                    self._when[ts] = when
             if when not in at:
                 return f"metric {rid}: the incident has no point at {ts}"
             if not _same(num, at[when]):
