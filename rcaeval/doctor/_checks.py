@@ -106,8 +106,14 @@ def check_store(db: str | Path | None) -> list[Check]:
     try:
         runs = store.con.execute(read_query("store/run_count.sql")).fetchone()[0]
         detail = f"{path}: schema version {store.schema_version}, {runs} run(s)"
+        dupes = store.duplicate_keys()
     finally:
         store.close()
+    if dupes:
+        shown = "; ".join(f"{t}: {v} ({n} rows)" for t, rows in dupes.items() for v, n in rows)
+        return [Check("store", "fail", f"{detail}; keys held by more than one row: {shown}",
+                      "re-judge the affected runs (rcaeval judge --from-store), which replaces "
+                      "their rows, or restore the store from a Parquet export")]
     if not os.access(path, os.W_OK):
         return [Check("store", "fail", f"{detail}; the file is read-only",
                       "make it writable or choose another --db")]

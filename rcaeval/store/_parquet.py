@@ -18,6 +18,7 @@ from rcaeval._inputs import check_input_file
 from rcaeval._paths import read_statement
 from rcaeval._vocab import BUCKET_STATUSES, CASE_RUN_STATUSES, RUN_STATUSES, VERDICTS
 from rcaeval.errors import InputError, NotFoundError
+from rcaeval.store._keys import require_unique_keys
 from rcaeval.store._migrations import MIGRATIONS_TABLE
 from rcaeval.store._sqlnames import quote_ident, table_columns
 
@@ -192,6 +193,10 @@ def import_parquet(store: Store, directory: Path, *, mode: str = "append") -> di
                     read_statement("store/parquet_row_count.sql"), [str(f)]
                 ).fetchone()
                 counts[table] = int(row[0]) if row else 0
+                require_unique_keys(store.con, [table], file=str(f))
+    except InputError as exc:
+        raise InputError(f"import failed, the store is unchanged: {exc.message}",
+                         file=exc.file, field=exc.field) from exc
     except duckdb.Error as exc:
         raise InputError(
             f"import failed, the store is unchanged: {_brief(exc)}",

@@ -18,6 +18,7 @@ from rcaeval._paths import read_statement
 from rcaeval._vocab import BUCKETS
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.store import _parquet
+from rcaeval.store._keys import duplicate_keys, require_unique_keys, unenforced_keys
 from rcaeval.store._migrations import (
     MIGRATIONS_TABLE,
     Migration,
@@ -216,6 +217,18 @@ class Store:
             out[t] = int(row[0]) if row else 0
         return out
 
+    @_released
+    def duplicate_keys(self) -> dict[str, list[tuple[str, int]]]:
+        """The judge detail tables whose key (unenforced by DuckDB) a value holds twice:
+        ``{table: [(key value, rows), ...]}``, at most five values each; empty when sound."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for table, key in unenforced_keys(self.con).items():
+            if table in self.tables():
+                dupes = duplicate_keys(self.con, table, key)
+                if dupes:
+                    out[table] = dupes
+        return out
+
     def _require_table(self, table: str) -> None:
         if table not in self.tables():
             raise NotFoundError(f"{self.label}: no table named {table!r} in the store")
@@ -232,9 +245,11 @@ class Store:
     @_released
     def table(self, name: str, **filters: Filter) -> pl.DataFrame:
         """All rows of ``name`` (optionally ``column=value`` / ``column=[values]`` filtered),
-        ordered by primary key then every column."""
+        ordered by its key (the primary key, or the unenforced key of a judge detail table)
+        then every column."""
         self._require_table(name)
-        return self._select(name, filters, primary_key(self.con, name))
+        key = primary_key(self.con, name) or unenforced_keys(self.con).get(name, [])
+        return self._select(name, filters, key)
 
     @_released
     def runs(self) -> pl.DataFrame:
@@ -318,7 +333,9 @@ class Store:
         Columns the frame lacks get the table's default (NULL unless declared); a frame column
         the table lacks is an :class:`InputError`. With ``replace_keys``, rows of ``table``
         whose key values equal any (distinct) key tuple of ``frame`` are deleted first, in
-        the same transaction, so re-writing a judgment is idempotent.
+        the same transaction, so re-writing a judgment is idempotent. A write that would
+        duplicate a key (a primary-key clash, or a repeated key of a judge detail table,
+        whose keys DuckDB does not enforce) is an :class:`InputError`; nothing is written.
         """
         self._require_table(table)
         if table == MIGRATIONS_TABLE:
@@ -359,6 +376,10 @@ class Store:
                 self.con.execute(
                     read_statement("store/frame_insert.sql", columns=col_list, **names)
                 )
+                require_unique_keys(self.con, [table])
+        except InputError as exc:
+            raise InputError(f"write_frame({table}) failed, nothing written: {exc.message}",
+                             field=exc.field) from exc
         except duckdb.Error as exc:
             raise InputError(f"write_frame({table}) failed, nothing written: {exc}") from exc
         finally:
