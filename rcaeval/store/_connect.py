@@ -140,25 +140,35 @@ def _queued_reader(path: Path) -> Iterator[None]:
                 folder.rmdir()  # only when no other reader is queued
 
 
+def _int_setting(value: int | None, env_name: str, field: str,
+                 valid: Callable[[int], bool], wanted: str) -> int | None:
+    """``value``, else ``$env_name`` (unset or blank: ``None``), as an integer ``valid``
+    accepts; otherwise an :class:`InputError` naming where the value came from and what is
+    ``wanted``."""
+    if value is not None:
+        given: int | str = value
+        source = field
+    else:
+        env = (os.environ.get(env_name) or "").strip()
+        if not env:
+            return None
+        given, source = env, f"${env_name}"
+    try:
+        n = int(given)
+    except ValueError:
+        n = None
+    if n is None or not valid(n):
+        raise InputError(f"{source} must be {wanted}, got {given!r}", field=field)
+    return n
+
+
 def resolve_row_group_size(row_group_size: int | None = None) -> int:
     """``row_group_size``, else ``$RCAEVAL_DB_ROW_GROUP_SIZE``, else
     :data:`DEFAULT_ROW_GROUP_SIZE`: a positive multiple of 2048 (DuckDB's vector size)."""
-    if row_group_size is not None:
-        value: int | str = row_group_size
-        source = "row_group_size"
-    else:
-        env = (os.environ.get(ROW_GROUP_SIZE_ENV) or "").strip()
-        if not env:
-            return DEFAULT_ROW_GROUP_SIZE
-        value, source = env, f"${ROW_GROUP_SIZE_ENV}"
-    try:
-        n = int(value)
-    except ValueError:
-        n = 0
-    if n < VECTOR_SIZE or n % VECTOR_SIZE:
-        raise InputError(f"{source} must be a positive multiple of {VECTOR_SIZE} rows, got "
-                         f"{value!r}", field="row_group_size")
-    return n
+    n = _int_setting(row_group_size, ROW_GROUP_SIZE_ENV, "row_group_size",
+                     lambda n: n >= VECTOR_SIZE and n % VECTOR_SIZE == 0,
+                     f"a positive multiple of {VECTOR_SIZE} rows")
+    return DEFAULT_ROW_GROUP_SIZE if n is None else n
 
 
 def catalog_name(path: Path) -> str:
@@ -249,22 +259,8 @@ def resolve_memory_limit(memory_limit: str | None = None) -> str | None:
 def resolve_threads(threads: int | None = None) -> int | None:
     """``threads``, else ``$RCAEVAL_DB_THREADS``, else ``None`` (DuckDB's default: one per
     CPU)."""
-    if threads is not None:
-        value: int | str = threads
-        source = "threads"
-    else:
-        env = (os.environ.get(THREADS_ENV) or "").strip()
-        if not env:
-            return None
-        value, source = env, f"${THREADS_ENV}"
-    try:
-        n = int(value)
-    except ValueError:
-        raise InputError(f"{source} must be a positive integer, got {value!r}",
-                         field="threads") from None
-    if n < 1:
-        raise InputError(f"{source} must be a positive integer, got {value!r}", field="threads")
-    return n
+    return _int_setting(threads, THREADS_ENV, "threads", lambda n: n >= 1,
+                        "a positive integer")
 
 
 _PRINTED_LIMIT = re.compile(r"^(\d+(?:\.\d+)?) ?([KMGTP]i?B)$")
