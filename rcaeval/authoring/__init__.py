@@ -13,8 +13,10 @@ Typical use::
 
 from __future__ import annotations
 
+from rcaeval.authoring._examples import example_problems
 from rcaeval.authoring._judging import AnswerJudgment, DetectorDecision
-from rcaeval.authoring._newcase import DraftedCase, draft_case
-from rcaeval.authoring._try import try_answer
+from rcaeval.authoring._newcase import DraftedCase, check_case_id, draft_case
+from rcaeval.authoring._try import try_answer, try_payload
 
-__all__ = ["AnswerJudgment", "DetectorDecision", "DraftedCase", "draft_case", "try_answer"]
+__all__ = ["AnswerJudgment", "DetectorDecision", "DraftedCase", "check_case_id", "draft_case",
+           "example_problems", "try_answer", "try_payload"]

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rcaeval.authoring._judging import Answer, judge_answers
-from rcaeval.registry._common import Problem, sort_problems
-from rcaeval.registry._yamlsrc import dotted, parse_yaml
+from rcaeval.registry import Problem, dotted, parse_yaml, sort_problems
 
 EXAMPLE_CODE = "detector_example"
 

@@ -20,7 +20,7 @@ import yaml
 
 from rcaeval.authoring._signals import Signal, draft_signals, slug
 from rcaeval.errors import InputError, NotFoundError
-from rcaeval.registry._common import ID_PATTERN
+from rcaeval.registry import ID_PATTERN
 
 REVIEW = "# REVIEW: "
 UNKNOWN_FAMILY = "unknown"
@@ -199,7 +199,7 @@ def draft_case(registry: str | Path | None, case_id: str, incident: str | Path, 
     result passes ``rcaeval validate``, with a ``draft`` warning per drafted part."""
     from rcaeval._paths import registry_dir
     from rcaeval.authoring._examples import example_problems
-    from rcaeval.registry._loader import load_case_dir
+    from rcaeval.registry import load_case_dir
     from rcaeval.tools import load_case_data
 
     check_case_id(case_id)
@@ -239,8 +239,7 @@ def draft_case(registry: str | Path | None, case_id: str, incident: str | Path, 
         stage.rename(target)
     finally:
         shutil.rmtree(stage_parent, ignore_errors=True)
-    from rcaeval.registry import load_case
-    from rcaeval.registry._drafts import draft_warnings
+    from rcaeval.registry import draft_warnings, load_case
 
     warnings = draft_warnings(root, load_case(root, case_id))
     return DraftedCase(case_id, target, channels, signals, warnings)

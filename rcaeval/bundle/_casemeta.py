@@ -36,7 +36,7 @@ def read_case_meta(case_dir: str | Path) -> dict[str, Any]:
         cy = base / "case.yaml"
         if not cy.is_file():
             return {}
-        from rcaeval.registry._yamlsrc import parse_yaml
+        from rcaeval.registry import parse_yaml
 
         ydoc, problems = parse_yaml(cy, str(cy))
         errors = [p for p in problems if p.severity == "error"]

@@ -20,8 +20,7 @@ import orjson
 from rcaeval.bundle import _contract as C
 from rcaeval.bundle._casemeta import read_case_meta
 from rcaeval.bundle._writer import BundleError, parse_time
-from rcaeval.extract import DEFAULT_MAX_FILE_BYTES, CaseFS, resolve_bundle
-from rcaeval.extract._safe import parse_json
+from rcaeval.extract import DEFAULT_MAX_FILE_BYTES, CaseFS, parse_json, resolve_bundle
 
 Severity = Literal["error", "warning"]
 
@@ -200,7 +199,7 @@ def _lint_report(lt: _Linter, report: dict[str, Any], manifest: dict[str, Any],
 
 
 def _default_tolerance_s() -> float:
-    from rcaeval.registry._case import TimeWindow
+    from rcaeval.registry import TimeWindow
 
     return float(TimeWindow.model_fields["tolerance_s"].default)
 

@@ -62,8 +62,7 @@ def register(case_app: typer.Typer) -> None:
         """Capture an incident from live Prometheus / Alertmanager / Loki (and kubectl
         events) into a drafted case
         (incident/, case.yaml, judge.yaml, expected.md; drafts marked `draft: true`)."""
-        from rcaeval.ingest import capture_case
-        from rcaeval.ingest._capture import read_queries
+        from rcaeval.ingest import capture_case, read_queries
         from rcaeval.ingest._window import parse_window  # (start, end); the facade's is a Window
 
         queries = list(query or []) + (read_queries(query_file) if query_file else [])

@@ -88,8 +88,7 @@ def register(case_app: typer.Typer) -> None:
         and the rule behind it, and the diagnosis checks. Exit 0 whatever the outcome."""
         import orjson
 
-        from rcaeval.authoring import try_answer
-        from rcaeval.authoring._try import try_payload
+        from rcaeval.authoring import try_answer, try_payload
 
         result = try_answer(registry, case_id, _read_answer(answer), bundle=bundle)
         if as_json:

@@ -150,7 +150,7 @@ def register(app: typer.Typer) -> None:
         from rcaeval._seal import SEAL_KEY_ENV, parse_key
         from rcaeval.errors import InputError
         from rcaeval.lab import default_dir, serve_live
-        from rcaeval.tools._guard import TOKEN_ENV
+        from rcaeval.tools import TOKEN_ENV
 
         if transport not in ("stdio", "http", "unix"):
             raise InputError(f"--transport must be stdio, http or unix, got {transport!r}",

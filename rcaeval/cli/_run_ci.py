@@ -117,7 +117,7 @@ def finish(console: Console, store: Store, summaries: list[Any], *, fail_under: 
     from rcaeval.cli import err_console
     from rcaeval.errors import ExitCode
     from rcaeval.report import run_results, write_junit_xml, write_results_json
-    from rcaeval.runner._gate import gate_run
+    from rcaeval.runner import gate_run
 
     gate = gate_run(store, summaries, fail_under=fail_under, fail_on=fail_on)
     if regressed:

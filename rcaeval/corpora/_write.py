@@ -120,7 +120,7 @@ def dump_yaml(doc: dict[str, Any], header: str) -> str:
 
 
 def _write_incident(inc: Path, case: StagedCase) -> None:
-    from rcaeval.ingest._incident import write_doc
+    from rcaeval.ingest import write_doc
 
     inc.mkdir(parents=True)
 
@@ -183,7 +183,7 @@ class CaseWriter:
         self.loaded.append((case.case_id, case.source, merged))
 
     def commit(self) -> None:
-        from rcaeval.authoring._examples import example_problems
+        from rcaeval.authoring import example_problems
 
         bad: dict[str, str] = {}
         for p in example_problems(self.root, [m for _, _, m in self.loaded]):

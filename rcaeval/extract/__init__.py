@@ -18,11 +18,12 @@ from rcaeval.extract._logs import (
 from rcaeval.extract._output import classify_section, flatten_output, split_sentences
 from rcaeval.extract._patch import flatten_patch
 from rcaeval.extract._resolve import resolve_bundle
-from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, FileRecord
+from rcaeval.extract._safe import DEFAULT_MAX_FILE_BYTES, CaseFS, FileRecord, parse_json
 from rcaeval.extract._schema import PAYLOAD_SCHEMAS, RAW_CATALOG, RAW_TABLES, RawTable
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
+    "parse_json",
     "PAYLOAD_SCHEMAS",
     "RAW_CATALOG",
     "RAW_TABLES",

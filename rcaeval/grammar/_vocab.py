@@ -32,7 +32,7 @@ compiles with RE2 once, so a process loading them does not (a DuckDB query per p
 
 def _check(v: list[str] | dict[str, list[str]],
            info: ValidationInfo) -> list[str] | dict[str, list[str]]:
-    from rcaeval.registry._regex import re2_problem
+    from rcaeval.registry import re2_problem
 
     shipped = bool(info.context and info.context.get(_SHIPPED))
     for pattern in _flat(v):

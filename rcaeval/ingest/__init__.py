@@ -16,16 +16,22 @@ from rcaeval.ingest._alertmanager import (
     alertmanager_checks,
     import_alertmanager,
 )
-from rcaeval.ingest._capture import CaptureResult, capture_case
+from rcaeval.ingest._capture import CaptureResult, capture_case, read_queries
 from rcaeval.ingest._common import Window, incident_dir, parse_window
-from rcaeval.ingest._incident import append_log_lines, incident_update, log_name, merge_records
+from rcaeval.ingest._incident import (
+    append_log_lines,
+    incident_update,
+    log_name,
+    merge_records,
+    write_doc,
+)
 from rcaeval.ingest._kube import import_kube_events, import_kube_pods, kube_events
 from rcaeval.ingest._loki import import_journal, import_loki
 from rcaeval.ingest._otlp import import_otlp, otlp_spans
 from rcaeval.ingest._plainlog import import_plain_logs, plain_entries
 from rcaeval.ingest._prometheus import SeriesImport, import_prometheus, prometheus_series
 
-__all__ = ["AlertImport", "CaptureResult", "SeriesImport",
+__all__ = ["AlertImport", "CaptureResult", "SeriesImport", "read_queries", "write_doc",
            "Window", "alertmanager_checks", "append_log_lines", "capture_case",
            "import_alertmanager", "import_journal", "import_kube_events",
            "import_kube_pods", "import_loki", "import_otlp", "import_plain_logs",

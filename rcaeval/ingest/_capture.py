@@ -103,7 +103,7 @@ def _ticket(case_id: str, cluster: str | None, checks: list[dict[str, Any]]
 
 
 def _target(out: str | os.PathLike[str], force: bool) -> tuple[Path, str]:
-    from rcaeval.authoring._newcase import check_case_id
+    from rcaeval.authoring import check_case_id
 
     case_dir = Path(out)
     if case_dir.parent.name != "cases":

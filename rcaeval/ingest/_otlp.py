@@ -30,7 +30,7 @@ from rcaeval.ingest._common import (
     unix_int,
 )
 from rcaeval.ingest._incident import merge_records, source_error
-from rcaeval.tools._traces import load_spans, span_id
+from rcaeval.tools import load_spans, span_id
 
 KINDS = ("unspecified", "internal", "server", "client", "producer", "consumer")
 """OTLP ``Span.SpanKind`` by number."""

@@ -89,7 +89,7 @@ def run_case_id(scenario_id: str, run_id: str | None, attempt: int = 1) -> str:
     """The id a run's capture of ``scenario_id`` is kept under:
     ``<scenario>-<run id>[-<attempt>]`` (lower case; a character no case id allows becomes
     ``-``), a valid case id or an ``InputError``."""
-    from rcaeval.authoring._newcase import check_case_id
+    from rcaeval.authoring import check_case_id
 
     tail = re.sub(r"[^a-z0-9_]+", "-", (run_id or "norun").lower()).strip("-")
     return check_case_id(f"{scenario_id}-{tail}" + (f"-{attempt}" if attempt > 1 else ""))
@@ -183,8 +183,7 @@ class LabCases:
 
     @contextmanager
     def __call__(self, ws: Any) -> Iterator[Any]:
-        from rcaeval.runner import CaseHook
-        from rcaeval.runner._toolhost import socket_path
+        from rcaeval.runner import CaseHook, socket_path
 
         sc = self.scenarios[ws.case.case_id]
         hook = CaseHook()

@@ -12,9 +12,9 @@ reports as ``unreachable_evidence`` warnings.
 from __future__ import annotations
 
 from rcaeval.prove._plan import ROLES, plan_case
-from rcaeval.prove._reach import Unreachable, unreachable_checks
+from rcaeval.prove._reach import Unreachable, lint_unreachable, unreachable_checks
 from rcaeval.prove._run import ProofReport, case_plans, prove
 from rcaeval.prove._verdict import CaseProof
 
 __all__ = ["ROLES", "CaseProof", "ProofReport", "Unreachable", "case_plans",
-           "plan_case", "prove", "unreachable_checks"]
+           "lint_unreachable", "plan_case", "prove", "unreachable_checks"]

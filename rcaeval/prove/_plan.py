@@ -28,13 +28,13 @@ from rcaeval.prove._reach import (
     unavailable_channels,
     unreachable_checks,
 )
-from rcaeval.registry import MergedCase
-from rcaeval.registry._conditions import (
+from rcaeval.registry import (
     DetectorCondition,
     FactCondition,
     JsonListNonempty,
     JsonTextContainsAny,
     KeywordAny,
+    MergedCase,
     NumericSeriesAnyGt,
     SpanErrorAny,
 )

@@ -18,15 +18,16 @@ from pathlib import Path
 import orjson
 
 import rcaeval.tools as catalog
-from rcaeval.registry import MergedCase
-from rcaeval.registry._conditions import (
+from rcaeval.registry import (
+    FACT_INPUTS,
     DetectorCondition,
     FactCondition,
     KeywordAny,
+    MergedCase,
     NumericSeriesAnyGt,
+    check_yaml_path,
+    iter_checks,
 )
-from rcaeval.registry._facts import FACT_INPUTS
-from rcaeval.registry._judge import check_yaml_path, iter_checks
 
 RUNNER_FILES: tuple[str, ...] = ("manifest.json", "output.txt", "transcript.json")
 """Bundle files the runner writes for every case it runs (docs/agents.md): the manifest, and
@@ -153,8 +154,7 @@ def unreachable_checks(case: MergedCase) -> list[Unreachable]:
 def lint_unreachable(case: MergedCase, rel_judge: str) -> list:
     """``rcaeval validate``'s ``unreachable_evidence`` warnings of one case: one per check
     nothing the agent is given can pass (file, line and dotted field of the check)."""
-    from rcaeval.registry import Problem
-    from rcaeval.registry._yamlsrc import dotted, parse_yaml
+    from rcaeval.registry import Problem, dotted, parse_yaml
 
     found = unreachable_checks(case)
     if not found:

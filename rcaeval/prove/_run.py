@@ -62,10 +62,9 @@ def select(registry: Path | str | None, suite: str | None, case_ids: Sequence[st
     """The registry root, the case ids to prove and the suite spec (None without --suite).
     Unknown suite or case: :class:`NotFoundError`; a case that does not load:
     :class:`RegistryError` (an input error)."""
-    from rcaeval.registry import load_suite
-    from rcaeval.registry._loader import _root
+    from rcaeval.registry import load_suite, resolve_registry_dir
 
-    root = _root(registry)
+    root = resolve_registry_dir(registry)
     spec = load_suite(root, suite) if suite else None
     known = sorted(p.name for p in (root / "cases").iterdir()
                    if (p / "case.yaml").is_file()) if (root / "cases").is_dir() else []

@@ -37,7 +37,9 @@ from rcaeval.registry._yamlsrc import parse_yaml, validate_doc
 YAML_SUFFIXES = (".yaml", ".yml")
 
 
-def _root(root: Path | str | None) -> Path:
+def resolve_registry_dir(root: Path | str | None) -> Path:
+    """``root``, else the default registry (``$RCAEVAL_REGISTRY`` or ``<data>/registry``);
+    :class:`NotFoundError` when it is not a directory."""
     path = Path(root) if root is not None else registry_dir()
     if not path.is_dir():
         raise NotFoundError(f"registry directory {path} does not exist")
@@ -197,7 +199,7 @@ def _load_suite_file(
 
 def load_suite(root: Path | str | None, suite_id: str) -> SuiteSpec:
     """Load and validate ``suites/<suite_id>.yaml`` (including that its cases exist)."""
-    base = _root(root)
+    base = resolve_registry_dir(root)
     path = _suite_path(base, suite_id)
     if path is None:
         known = sorted(p.stem for p in _yaml_files(base / "suites"))
@@ -212,7 +214,7 @@ def load_suite(root: Path | str | None, suite_id: str) -> SuiteSpec:
 
 def load_case(root: Path | str | None, case_id: str) -> MergedCase:
     """Load one case merged with its judge (defaults applied)."""
-    base = _root(root)
+    base = resolve_registry_dir(root)
     case_dir = base / "cases" / case_id
     if not case_dir.is_dir():
         raise NotFoundError(f"case {case_id!r} not found: {case_dir} does not exist")
@@ -238,7 +240,7 @@ class SuiteCaseEntry:
 def iter_suite_cases(root: Path | str | None, suite_id: str) -> Iterator[SuiteCaseEntry]:
     """The cases of a suite in suite order. A broken case is yielded with its problems (so a
     runner marks it ``invalid`` with a reason) rather than raising."""
-    base = _root(root)
+    base = resolve_registry_dir(root)
     suite = load_suite(base, suite_id)
     for entry in suite.cases:
         case_dir = base / "cases" / entry.id
@@ -275,7 +277,7 @@ def load_registry(root: Path | str | None = None, *, examples: bool = False) -> 
     ``examples=True`` also judges every detector example of the cases that loaded (one judge
     pass on an in-memory store; what ``rcaeval validate`` does) and adds a
     ``detector_example`` error for each one its detector disagrees with."""
-    base = _root(root)
+    base = resolve_registry_dir(root)
     reg = Registry(root=base)
     problems: list[Problem] = []
     for sub in ("suites", "cases"):
@@ -330,11 +332,11 @@ def load_registry(root: Path | str | None = None, *, examples: bool = False) -> 
         warnings += lint_case_id_leak(merged, rel, _key_line(merged.case_dir / "case.yaml",
                                                              "case_id"))
         warnings += draft_warnings(base, merged)
-        from rcaeval.prove._reach import lint_unreachable
+        from rcaeval.prove import lint_unreachable
 
         warnings += lint_unreachable(merged, _rel(base, merged.case_dir / "judge.yaml"))
     if examples and reg.cases:
-        from rcaeval.authoring._examples import example_problems
+        from rcaeval.authoring import example_problems
 
         problems += example_problems(base, reg.cases.values())
 

@@ -90,6 +90,11 @@ from rcaeval.runner._select import select_cases  # noqa: E402
 
 __all__ += ["select_cases"]
 
+# Where a workspace's tool host listens (the lab serves its live tools there).
+from rcaeval.runner._toolhost import socket_path  # noqa: E402
+
+__all__ += ["socket_path"]
+
 
 def __getattr__(name: str) -> Any:
     """``AcpAgent`` on first use: importing it needs the ``acp`` extra."""

@@ -22,7 +22,9 @@ from rcaeval.tools._catalog import (
     written_files,
 )
 from rcaeval.tools._data import CaseData, load_case_data
+from rcaeval.tools._guard import TOKEN_ENV
 from rcaeval.tools._tools import IncidentTools, ToolInputError
+from rcaeval.tools._traces import load_spans, span_id
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
            "IncidentTools", "ToolInputError", "build_server", "bundle_path",
            "load_case_data", "serve", "tool_output", "tools_of_channel", "tools_writing",
-           "written_files"]
+           "written_files", "TOKEN_ENV", "load_spans", "span_id"]
 
 
 def build_server(tools: IncidentTools) -> MCPServer:

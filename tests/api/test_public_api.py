@@ -65,6 +65,7 @@ def test_wheel_layout_finds_the_same_notebooks() -> None:
 # test_every_facade_is_pinned.
 FACADES = {
     "rcaeval.authoring": {
+        "check_case_id", "example_problems", "try_payload",
         "AnswerJudgment", "DetectorDecision", "DraftedCase", "draft_case", "try_answer"},
     "rcaeval.bundle": {
         "CHANNELS", "GATE_STATUSES", "MILESTONES", "REF_TYPES", "RULES", "SPAN_STATUSES",
@@ -85,6 +86,7 @@ FACADES = {
     "rcaeval.doctor": {
         "Check", "run_checks"},
     "rcaeval.extract": {
+        "parse_json",
         "DEFAULT_MAX_FILE_BYTES", "PAYLOAD_SCHEMAS", "RAW_CATALOG", "RAW_TABLES", "CaseFS",
         "CaseRef", "FileRecord", "RawTable", "classify_section", "discover_case_dirs",
         "elided_table", "extract_case", "extract_cases", "flatten_events", "flatten_json",
@@ -102,6 +104,7 @@ FACADES = {
         "json_schema", "json_schema_text", "looks_disruptive", "parse_response", "read_responses",
         "summarize"},
     "rcaeval.ingest": {
+        "read_queries", "write_doc",
         "AlertImport", "CaptureResult", "SeriesImport", "Window", "alertmanager_checks",
         "append_log_lines", "capture_case", "import_alertmanager", "import_journal",
         "import_kube_events", "import_kube_pods", "import_loki", "import_otlp", "import_plain_logs",
@@ -136,9 +139,15 @@ FACADES = {
         "render_openrca_summary", "render_ranked", "score_fixtures", "score_openrca",
         "score_openrca_row", "score_parsed", "score_ranked", "summarise_openrca", "write_baseline"},
     "rcaeval.prove": {
+        "lint_unreachable",
         "ROLES", "CaseProof", "ProofReport", "Unreachable", "case_plans", "plan_case", "prove",
         "unreachable_checks"},
     "rcaeval.registry": {
+        "FACT_INPUTS", "ID_PATTERN", "DetectorCondition", "FactCondition",
+        "JsonListNonempty", "JsonTextContainsAny", "KeywordAny", "NumericSeriesAnyGt",
+        "SpanErrorAny", "TimeWindow", "check_yaml_path", "dotted", "draft_warnings",
+        "iter_checks", "parse_yaml", "re2_problem", "resolve_registry_dir",
+        "sort_problems",
         "DEFAULT_TOOLS_MODE", "FACTS", "BaselineSpec", "CaseSpec", "JudgeSpec", "MergedCase",
         "Problem", "Registry", "RegistryError", "RootCause", "SuiteSpec", "ToolsMode",
         "apply_defaults", "is_known_fact", "iter_suite_cases", "load_case", "load_case_dir",
@@ -163,6 +172,7 @@ FACADES = {
         "render_report", "render_run_page", "render_text", "run_banner", "run_results", "show_html",
         "snapshot_dir", "write_junit_xml", "write_reports", "write_results_json"},
     "rcaeval.runner": {
+        "socket_path",
         "ACP_EXTRA_HINT", "AGENT_PROFILES", "MAX_FILE_BYTES", "AgentAdapter", "AgentOutcome",
         "CaseExecution", "CaseHook", "RepeatInterrupted", "RunCase", "RunFailed", "RunInterrupted",
         "RunProgress", "RunSummary", "Turn", "acp_available", "acp_handshake", "agent_config",
@@ -190,6 +200,7 @@ FACADES = {
         "BEHAVIOURS", "EXPECTED", "LANGUAGE_BEHAVIOURS", "SAMPLE_SEED", "Incident", "Scenario",
         "derive_rng", "generate_runs", "generate_sample", "load_scenarios"},
     "rcaeval.tools": {
+        "TOKEN_ENV", "load_spans", "span_id",
         "ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
         "IncidentTools", "ToolInputError", "build_server", "bundle_path", "load_case_data", "serve",
         "tool_output", "tools_of_channel", "tools_writing", "written_files"},
