@@ -13,10 +13,8 @@ See docs/store.md.
 from __future__ import annotations
 
 from rcaeval.store._connect import (
-    DEFAULT_ROW_GROUP_SIZE,
     MEMORY,
     MEMORY_LIMIT_ENV,
-    ROW_GROUP_SIZE_ENV,
     THREADS_ENV,
     checkpoint,
     checkpoints_deferred,
@@ -39,11 +37,9 @@ from rcaeval.store._tx import registered, transaction
 
 __all__ = [
     "BUCKET_ORDER",
-    "DEFAULT_ROW_GROUP_SIZE",
     "MEMORY",
     "MEMORY_LIMIT_ENV",
     "MIGRATIONS_TABLE",
-    "ROW_GROUP_SIZE_ENV",
     "THREADS_ENV",
     "Connectable",
     "Store",

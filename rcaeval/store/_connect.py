@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import math
 import os
 import re
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 
-from rcaeval._paths import default_db_path, read_query, read_statement
+from rcaeval._paths import default_db_path, read_query
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.store._damage import note_opened
 from rcaeval.store._migrations import (
@@ -27,7 +26,6 @@ from rcaeval.store._migrations import (
     ensure_migrations_table,
     plan_migrations,
 )
-from rcaeval.store._sqlnames import quote_ident
 from rcaeval.store._store import Store
 
 MEMORY = ":memory:"
@@ -37,18 +35,6 @@ MEMORY_LIMIT_ENV = "RCAEVAL_DB_MEMORY_LIMIT"
 THREADS_ENV = "RCAEVAL_DB_THREADS"
 """Environment variable: DuckDB ``threads`` for every store opened without explicit
 ``threads``."""
-ROW_GROUP_SIZE_ENV = "RCAEVAL_DB_ROW_GROUP_SIZE"
-"""Environment variable: the rows per row group of what a store connection writes (a multiple
-of 2048; default :data:`DEFAULT_ROW_GROUP_SIZE`)."""
-DEFAULT_ROW_GROUP_SIZE = 8192
-"""Rows per row group a store connection writes (DuckDB's own default is 122,880). A
-checkpoint that merges the small row groups commits leave holds the merged one uncompressed:
-``eval_judgment`` carries ~21 KB of ``judgment_json`` a row, so a default-sized merge grew the
-judge's memory with the store (docs/store.md "Row groups")."""
-VECTOR_SIZE = 2048
-RESERVED_CATALOGS = frozenset({"memory", "system", "temp", "main"})
-_FILE_HANDLE_CONFLICT = "Unique file handle conflict"
-"""DuckDB's error when one process attaches a file it already has open (in any instance)."""
 
 
 LOCK_TIMEOUT_ENV = "RCAEVAL_DB_LOCK_TIMEOUT"
@@ -140,74 +126,14 @@ def _queued_reader(path: Path) -> Iterator[None]:
                 folder.rmdir()  # only when no other reader is queued
 
 
-def _int_setting(value: int | None, env_name: str, field: str,
-                 valid: Callable[[int], bool], wanted: str) -> int | None:
-    """``value``, else ``$env_name`` (unset or blank: ``None``), as an integer ``valid``
-    accepts; otherwise an :class:`InputError` naming where the value came from and what is
-    ``wanted``."""
-    if value is not None:
-        given: int | str = value
-        source = field
-    else:
-        env = (os.environ.get(env_name) or "").strip()
-        if not env:
-            return None
-        given, source = env, f"${env_name}"
-    try:
-        n = int(given)
-    except ValueError:
-        n = None
-    if n is None or not valid(n):
-        raise InputError(f"{source} must be {wanted}, got {given!r}", field=field)
-    return n
-
-
-def resolve_row_group_size(row_group_size: int | None = None) -> int:
-    """``row_group_size``, else ``$RCAEVAL_DB_ROW_GROUP_SIZE``, else
-    :data:`DEFAULT_ROW_GROUP_SIZE`: a positive multiple of 2048 (DuckDB's vector size)."""
-    n = _int_setting(row_group_size, ROW_GROUP_SIZE_ENV, "row_group_size",
-                     lambda n: n >= VECTOR_SIZE and n % VECTOR_SIZE == 0,
-                     f"a positive multiple of {VECTOR_SIZE} rows")
-    return DEFAULT_ROW_GROUP_SIZE if n is None else n
-
-
-def catalog_name(path: Path) -> str:
-    """The store's catalog name: its file name up to the first dot, as DuckDB names a file it
-    opens itself (``rcaeval.duckdb``: ``rcaeval``); a name DuckDB reserves gets ``_store``."""
-    name = path.name.split(".", 1)[0] or "store"
-    return f"{name}_store" if name.lower() in RESERVED_CATALOGS else name
-
-
-def _open_file(path: Path, *, read_only: bool, row_group_size: int) -> duckdb.DuckDBPyConnection:
-    """A connection to the store file: the file attached (queries/store/attach.sql) into this
-    process's named in-memory instance for that file and mode, and made the connection's
-    default catalog. DuckDB keeps a named instance while any connection to it is open, so
-    connections in one process share the attached file, as ``duckdb.connect(path)`` shares
-    its instance; the last one closed detaches it and releases the file's lock."""
-    key = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:24]
-    con = duckdb.connect(f":memory:rcaeval-{'ro' if read_only else 'rw'}-{key}")
-    alias = quote_ident(catalog_name(path))
-    try:
-        con.execute(read_statement(
-            "store/attach.sql", alias=alias, row_group_size=str(row_group_size),
-            read_only="true" if read_only else "false"), {"path": str(path)})
-        con.execute(read_statement("store/use_database.sql", alias=alias))
-        con.execute(read_query("store/temp_directory.sql"), {"dir": f"{path}.tmp"})
-    except BaseException:
-        con.close()
-        raise
-    return con
-
-
 def _connect_waiting(path: Path, *, read_only: bool, lock_timeout: float,
-                     on_wait: Callable[[str], None] | None = None,
-                     row_group_size: int = DEFAULT_ROW_GROUP_SIZE) -> duckdb.DuckDBPyConnection:
-    """:func:`_open_file` that waits while another process holds the file's lock: retries
+                     on_wait: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect`` that waits while another process holds the file's lock: retries
     with backoff up to ``lock_timeout`` seconds, then a clear :class:`InputError`."""
     if not read_only:
         yield_to_readers(path)
     try:
-        return _open_file(path, read_only=read_only, row_group_size=row_group_size)
+        return duckdb.connect(str(path), read_only=read_only)
     except duckdb.Error as exc:
         if not _is_lock_conflict(exc) or lock_timeout <= 0:
             raise
@@ -223,7 +149,7 @@ def _connect_waiting(path: Path, *, read_only: bool, lock_timeout: float,
             time.sleep(pause)
             pause = min(pause * 2, 0.1)
             try:
-                return _open_file(path, read_only=read_only, row_group_size=row_group_size)
+                return duckdb.connect(str(path), read_only=read_only)
             except duckdb.Error as exc:
                 if not _is_lock_conflict(exc):
                     raise
@@ -259,8 +185,22 @@ def resolve_memory_limit(memory_limit: str | None = None) -> str | None:
 def resolve_threads(threads: int | None = None) -> int | None:
     """``threads``, else ``$RCAEVAL_DB_THREADS``, else ``None`` (DuckDB's default: one per
     CPU)."""
-    return _int_setting(threads, THREADS_ENV, "threads", lambda n: n >= 1,
-                        "a positive integer")
+    if threads is not None:
+        value: int | str = threads
+        source = "threads"
+    else:
+        env = (os.environ.get(THREADS_ENV) or "").strip()
+        if not env:
+            return None
+        value, source = env, f"${THREADS_ENV}"
+    try:
+        n = int(value)
+    except ValueError:
+        raise InputError(f"{source} must be a positive integer, got {value!r}",
+                         field="threads") from None
+    if n < 1:
+        raise InputError(f"{source} must be a positive integer, got {value!r}", field="threads")
+    return n
 
 
 _PRINTED_LIMIT = re.compile(r"^(\d+(?:\.\d+)?) ?([KMGTP]i?B)$")
@@ -386,13 +326,11 @@ def open_connection(
     threads: int | None = None,
     lock_timeout: float | None = None,
     on_wait: Callable[[str], None] | None = None,
-    row_group_size: int | None = None,
 ) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with ``TimeZone`` pinned to UTC and, when given, ``memory_limit``
     and ``threads`` set (already resolved: see :func:`resolve_memory_limit`). While another
     process holds the file's lock it waits up to ``lock_timeout`` (resolved by
-    :func:`resolve_lock_timeout`); ``on_wait`` is told once when it starts waiting. A file's
-    writes use ``row_group_size`` rows per row group (:func:`resolve_row_group_size`)."""
+    :func:`resolve_lock_timeout`); ``on_wait`` is told once when it starts waiting."""
     if path is None:
         if read_only:
             raise InputError("an in-memory store cannot be opened read-only", file=MEMORY)
@@ -406,14 +344,9 @@ def open_connection(
         try:
             con = _connect_waiting(path, read_only=read_only,
                                    lock_timeout=resolve_lock_timeout(lock_timeout),
-                                   on_wait=on_wait,
-                                   row_group_size=resolve_row_group_size(row_group_size))
+                                   on_wait=on_wait)
         except duckdb.Error as exc:  # not a DuckDB file, ...
-            hint = ("; this process already has the file open through another connection "
-                    "(one of duckdb.connect(path), or the store opened read-write and "
-                    "read-only at once): close it first" if _FILE_HANDLE_CONFLICT in str(exc)
-                    else "")
-            raise InputError(f"cannot open the store: {exc}{hint}", file=str(path)) from exc
+            raise InputError(f"cannot open the store: {exc}", file=str(path)) from exc
     try:
         pin_utc(con)
         apply_resource_settings(con, memory_limit=memory_limit, threads=threads)
@@ -434,7 +367,6 @@ def connect(
     threads: int | None = None,
     lock_timeout: float | None = None,
     release_after_use: bool | None = None,
-    row_group_size: int | None = None,
 ) -> Store:
     """Open (creating if needed) the rcaeval store and bring its schema up to date.
 
@@ -455,9 +387,6 @@ def connect(
     DuckDB evicts clean blocks and spills operators to ``<store>.tmp``. ``threads`` (default
     ``$RCAEVAL_DB_THREADS``, else one per CPU) sets DuckDB's worker threads. Both apply to the
     whole database instance (every connection to the same file in this process).
-    ``row_group_size`` (default ``$RCAEVAL_DB_ROW_GROUP_SIZE``, else
-    :data:`DEFAULT_ROW_GROUP_SIZE`) is the rows per row group of what this process writes
-    (docs/store.md "Row groups"); the first connection to a file in a process sets it.
 
     Raises :class:`InputError` for an invalid ``memory_limit`` / ``threads``, when the store
     was created by a newer rcaeval, when an applied
@@ -470,9 +399,8 @@ def connect(
     limit = resolve_memory_limit(memory_limit)
     n_threads = resolve_threads(threads)
     wait_s = resolve_lock_timeout(lock_timeout)
-    rows = resolve_row_group_size(row_group_size)
     con = open_connection(db_path, read_only=read_only, memory_limit=limit, threads=n_threads,
-                          lock_timeout=wait_s, row_group_size=rows)
+                          lock_timeout=wait_s)
     label = str(db_path) if db_path is not None else MEMORY
     applied_now = []
     try:
@@ -503,6 +431,6 @@ def connect(
         allow_checksum_mismatch=allow_checksum_mismatch,
         reopen=None if db_path is None else functools.partial(
             open_connection, db_path, read_only=read_only, memory_limit=limit,
-            threads=n_threads, lock_timeout=wait_s, row_group_size=rows),
+            threads=n_threads, lock_timeout=wait_s),
         release_after_use=read_only if release_after_use is None else release_after_use,
     )

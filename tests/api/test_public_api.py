@@ -190,8 +190,7 @@ FACADES = {
         "fisher_exact_lower", "mcnemar_exact", "mcnemar_paired", "no_information_baseline",
         "wilson_interval"},
     "rcaeval.store": {
-        "BUCKET_ORDER", "DEFAULT_ROW_GROUP_SIZE", "MEMORY", "MEMORY_LIMIT_ENV", "MIGRATIONS_TABLE",
-        "ROW_GROUP_SIZE_ENV", "THREADS_ENV",
+        "BUCKET_ORDER", "MEMORY", "MEMORY_LIMIT_ENV", "MIGRATIONS_TABLE", "THREADS_ENV",
         "Connectable", "Store", "base_tables", "checkpoint", "checkpoints_deferred", "connect",
         "connection_of", "damaged_store", "discover_migrations", "pin_utc", "registered",
         "release_cache", "resolve_db_path", "resolve_memory_limit", "resolve_threads",

@@ -76,9 +76,8 @@ def test_checkpoints_deferred_holds_the_log_until_asked_and_restores_the_thresho
         con.execute("SET checkpoint_threshold = '7MiB'")
         before = con.execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
         con.execute("CREATE TABLE t (i BIGINT, h VARCHAR)")
-        # ~10 MB of rows, under one row group (DEFAULT_ROW_GROUP_SIZE): written to the log, not
-        # straight to the file
-        big = "INSERT INTO t SELECT range, repeat(md5(range::VARCHAR), 40) FROM range(8000)"
+        # ~10 MB of rows, under one row group: written to the log, not straight to the file
+        big = "INSERT INTO t SELECT range, repeat(md5(range::VARCHAR), 8) FROM range(40000)"
         with st.checkpoints_deferred(con):
             assert con.execute("SELECT current_setting('checkpoint_threshold')"
                                ).fetchall()[0][0] != before
@@ -96,6 +95,6 @@ def test_checkpoints_deferred_holds_the_log_until_asked_and_restores_the_thresho
         con.execute(big)
         con.execute(big)  # the caller's threshold is in force again
         assert _wal_bytes(db) == 0
-        assert con.execute("SELECT count(*) FROM t").fetchall() == [(48000,)]
+        assert con.execute("SELECT count(*) FROM t").fetchall() == [(240000,)]
     finally:
         store.close()
