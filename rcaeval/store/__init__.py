@@ -13,10 +13,13 @@ See docs/store.md.
 from __future__ import annotations
 
 from rcaeval.store._connect import (
+    CHECKPOINT_MEMORY_MIN,
+    CHECKPOINT_MEMORY_PER_THREAD,
     MEMORY,
     MEMORY_LIMIT_ENV,
     THREADS_ENV,
     checkpoint,
+    checkpoint_memory,
     checkpoints_deferred,
     connect,
     pin_utc,
@@ -37,6 +40,8 @@ from rcaeval.store._tx import registered, transaction
 
 __all__ = [
     "BUCKET_ORDER",
+    "CHECKPOINT_MEMORY_MIN",
+    "CHECKPOINT_MEMORY_PER_THREAD",
     "MEMORY",
     "MEMORY_LIMIT_ENV",
     "MIGRATIONS_TABLE",
@@ -45,6 +50,7 @@ __all__ = [
     "Store",
     "base_tables",
     "checkpoint",
+    "checkpoint_memory",
     "checkpoints_deferred",
     "connect",
     "connection_of",

@@ -214,8 +214,47 @@ def _reset_value(printed: str) -> str:
     return f"{float(m.group(1)) + 0.05:.2f} {m.group(2)}" if m else printed
 
 
-RELEASE_TARGET = "64MiB"
-"""The memory limit :func:`release_cache` lowers DuckDB's to for a moment."""
+_UNIT_BYTES = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
+               "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50}
+
+
+def _limit_bytes(printed: str) -> float | None:
+    """The bytes of a memory limit as DuckDB prints it (``953.6 MiB``); None if unreadable."""
+    m = _PRINTED_LIMIT.match(printed.strip())
+    return float(m.group(1)) * _UNIT_BYTES[m.group(2)] if m else None
+
+
+MIB = 2**20
+RELEASE_TARGET = 64 * MIB
+"""The memory limit (bytes) :func:`release_cache` lowers DuckDB's to for a moment."""
+CHECKPOINT_MEMORY_PER_THREAD = 64 * MIB
+"""What :func:`checkpoint` lets DuckDB hold per thread while it checkpoints (at least
+:data:`CHECKPOINT_MEMORY_MIN`): DuckDB checkpoints row groups in parallel, each pinning its
+columns' blocks, and a checkpoint that cannot pin a block invalidates the database."""
+CHECKPOINT_MEMORY_MIN = 256 * MIB
+"""The least memory limit :func:`checkpoint` runs a checkpoint under."""
+
+
+@contextlib.contextmanager
+def _memory_lowered(con: duckdb.DuckDBPyConnection, target: int) -> Iterator[None]:
+    """DuckDB's memory limit lowered to ``target`` bytes for the block, then set back. Only
+    on a file store whose limit is higher (an in-memory store's tables are buffer-pool
+    blocks: a lower limit would spill the store itself). Best effort: when DuckDB cannot
+    evict enough to meet ``target``, the limit stays as it was."""
+    printed, file_backed = con.execute(
+        read_query("store/current_memory_limit.sql")).fetchall()[0]
+    current = _limit_bytes(printed)
+    if not file_backed or current is None or current <= target:
+        yield
+        return
+    try:
+        con.execute(read_query("store/memory_limit.sql"), {"limit": f"{target // MIB}MiB"})
+    except duckdb.Error:
+        pass
+    try:
+        yield
+    finally:
+        con.execute(read_query("store/memory_limit.sql"), {"limit": _reset_value(printed)})
 
 
 def release_cache(con: duckdb.DuckDBPyConnection) -> None:
@@ -227,17 +266,8 @@ def release_cache(con: duckdb.DuckDBPyConnection) -> None:
     DuckDB keeps every block it wrote or read cached up to ``memory_limit``; a long judge or
     extraction would otherwise grow towards the limit as the store grows, although each
     chunk needs only its own rows (docs/store.md, "Memory and threads")."""
-    printed, file_backed = con.execute(
-        read_query("store/current_memory_limit.sql")).fetchall()[0]
-    if not file_backed:
-        return
-    limit = _reset_value(printed)
-    try:
-        con.execute(read_query("store/memory_limit.sql"), {"limit": RELEASE_TARGET})
-    except duckdb.Error:
+    with _memory_lowered(con, RELEASE_TARGET):
         pass
-    finally:
-        con.execute(read_query("store/memory_limit.sql"), {"limit": limit})
 
 
 DEFERRED_CHECKPOINT_THRESHOLD = "1GiB"
@@ -257,16 +287,32 @@ def wal_bytes(con: duckdb.DuckDBPyConnection) -> int:
         return 0
 
 
+def checkpoint_memory(con: duckdb.DuckDBPyConnection) -> int:
+    """The memory limit (bytes) :func:`checkpoint` runs under: :data:`CHECKPOINT_MEMORY_MIN`,
+    or :data:`CHECKPOINT_MEMORY_PER_THREAD` per DuckDB thread if that is more."""
+    (threads,) = con.execute(read_query("store/current_threads.sql")).fetchall()[0]
+    return max(CHECKPOINT_MEMORY_MIN, CHECKPOINT_MEMORY_PER_THREAD * int(threads))
+
+
 def checkpoint(con: duckdb.DuckDBPyConnection, *, wal_over: int = 0) -> None:
     """Write DuckDB's write-ahead log into the database file now (queries/store/checkpoint.sql)
-    if it holds more than ``wal_over`` bytes. Best effort: if DuckDB cannot checkpoint now
-    (another transaction is open), the log is checkpointed later, as DuckDB would have."""
+    if it holds more than ``wal_over`` bytes, under a memory limit of
+    :func:`checkpoint_memory` (docs/store.md, "Checkpoints"). Best effort: if DuckDB cannot
+    checkpoint now (another transaction is open), the log is checkpointed later, as DuckDB
+    would have.
+
+    A checkpoint's vacuum merges the small row groups that commits appended (one per judging
+    chunk and table) and builds the merged one in memory: for ``eval_judgment``, whose
+    ``judgment_json`` is ~21 KB a case run, a merge of 64 chunks' rows took ~1 GB, growing
+    with the store. Under a lower limit DuckDB writes what it builds to ``<store>.tmp/``
+    instead of holding it."""
     if wal_over and wal_bytes(con) <= wal_over:
         return
-    try:
-        con.execute(read_query("store/checkpoint.sql"))
-    except duckdb.Error:
-        pass
+    with _memory_lowered(con, checkpoint_memory(con)):
+        try:
+            con.execute(read_query("store/checkpoint.sql"))
+        except duckdb.Error:
+            pass
 
 
 @contextlib.contextmanager

@@ -190,6 +190,8 @@ FACADES = {
         "fisher_exact_lower", "mcnemar_exact", "mcnemar_paired", "no_information_baseline",
         "wilson_interval"},
     "rcaeval.store": {
+        "BUCKET_ORDER", "CHECKPOINT_MEMORY_MIN", "CHECKPOINT_MEMORY_PER_THREAD",
+        "checkpoint_memory",
         "BUCKET_ORDER", "MEMORY", "MEMORY_LIMIT_ENV", "MIGRATIONS_TABLE", "THREADS_ENV",
         "Connectable", "Store", "base_tables", "checkpoint", "checkpoints_deferred", "connect",
         "connection_of", "damaged_store", "discover_migrations", "pin_utc", "registered",
