@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
         if not 0 <= port <= 65535:
             raise InputError(f"bad port {port}", field="--port")
 
-        from rcaeval.tools import TOKEN_ENV  # imports mcp: only when serving
+        from rcaeval.tools import TOKEN_ENV
 
         token = os.environ.get(TOKEN_ENV) or None
         if transport == "http" and token is None:

@@ -22,7 +22,7 @@ from rcaeval.tools._catalog import (
     written_files,
 )
 from rcaeval.tools._data import CaseData, load_case_data
-from rcaeval.tools._guard import TOKEN_ENV
+from rcaeval.tools._token import TOKEN_ENV
 from rcaeval.tools._tools import IncidentTools, ToolInputError
 from rcaeval.tools._traces import load_spans, span_id
 

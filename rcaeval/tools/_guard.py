@@ -167,11 +167,6 @@ def run_stdio(server: MCPServer) -> None:
 
 # -- streamable HTTP --------------------------------------------------------------------------
 
-TOKEN_ENV = "RCAEVAL_MCP_TOKEN"
-"""The environment variable ``rcaeval tools serve --transport http`` reads its bearer token
-from (the runner sets it; a token on the command line would show in ``ps``)."""
-
-
 def require_bearer(app: Any, token: str) -> Any:
     """An ASGI app answering 401 to any HTTP request without ``Authorization: Bearer
     <token>`` (compared in constant time), and passing the others to ``app``."""
