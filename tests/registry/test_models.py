@@ -13,22 +13,20 @@ from rcaeval.registry import (
     FACTS,
     BaselineSpec,
     CaseSpec,
-    JudgeSpec,
-    SuiteSpec,
-    apply_defaults,
-    is_known_fact,
-    rules_hash,
-)
-from rcaeval.registry._conditions import (
     DetectorCondition,
     FactCondition,
     JsonListNonempty,
     JsonTextContainsAny,
+    JudgeSpec,
     KeywordAny,
     NumericSeriesAnyGt,
+    SuiteSpec,
+    apply_defaults,
+    is_known_fact,
+    re2_problem,
+    rules_hash,
 )
 from rcaeval.registry._defaults import judge_defaults
-from rcaeval.registry._regex import re2_problem
 
 TIKV = "cases/tikv-panic-restart-001"
 
