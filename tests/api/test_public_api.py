@@ -191,8 +191,7 @@ FACADES = {
         "wilson_interval"},
     "rcaeval.store": {
         "BUCKET_ORDER", "CHECKPOINT_MEMORY_MIN", "CHECKPOINT_MEMORY_PER_THREAD",
-        "checkpoint_memory",
-        "BUCKET_ORDER", "MEMORY", "MEMORY_LIMIT_ENV", "MIGRATIONS_TABLE", "THREADS_ENV",
+        "checkpoint_memory", "MEMORY", "MEMORY_LIMIT_ENV", "MIGRATIONS_TABLE", "THREADS_ENV",
         "Connectable", "Store", "base_tables", "checkpoint", "checkpoints_deferred", "connect",
         "connection_of", "damaged_store", "discover_migrations", "pin_utc", "registered",
         "release_cache", "resolve_db_path", "resolve_memory_limit", "resolve_threads",
