@@ -4,8 +4,9 @@ Replays the raw and eval rows of a judged store (``--source``, e.g. 1,000 genera
 by ``rcaeval judge``) into a fresh store file ``--chunks`` times, shaped as a bulk judge writes
 them: first every extraction batch's raw rows (one transaction and one checkpoint each), then
 per judging chunk what the judge does with the store between its SQL passes: copy the chunk's
-raw rows into TEMP tables by ``bundle_seq`` range (as judge/chunk_input.sql does), commit the
-chunk's eval rows, drop the TEMP tables, checkpoint and give cached blocks back
+raw rows into TEMP tables by ``bundle_seq`` range (as judge/chunk_input.sql does), delete the
+chunk's keys from the eval tables and insert its eval rows in one transaction (as the judge's
+[write] phase does), drop the TEMP tables, checkpoint and give cached blocks back
 (``rcaeval.store.release_cache``). Each copy gets its own run ids and ``bundle_seq`` range.
 
 It prints the process's resident memory (and its high-water mark) after every step, so what
@@ -13,12 +14,13 @@ grows with the store (row group metadata, a checkpoint's vacuum merge) shows wit
 judge's own memory on top:
 
     .venv/bin/python -m bench.bench_store_growth --source S.duckdb --chunks 100 \\
-        [--plain-checkpoint] [--row-group-size N] [--no-vacuum]
+        [--plain-checkpoint] [--row-group-size N] [--no-vacuum] [--no-delete]
 
 ``--plain-checkpoint`` checkpoints with a bare ``CHECKPOINT`` under the store's own memory
 limit (1GB, as ``rcaeval judge``) instead of ``rcaeval.store.checkpoint``'s lower one;
 ``--row-group-size`` attaches the store file with DuckDB's ``ROW_GROUP_SIZE`` option (default:
-DuckDB's 122,880 rows); ``--no-vacuum`` checkpoints with ``max_vacuum_tasks = 0``.
+DuckDB's 122,880 rows); ``--no-vacuum`` checkpoints with ``max_vacuum_tasks = 0``;
+``--no-delete`` inserts a chunk's eval rows without deleting its keys first.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--row-group-size", type=int, default=None)
     ap.add_argument("--no-vacuum", action="store_true")
     ap.add_argument("--plain-checkpoint", action="store_true")
+    ap.add_argument("--no-delete", action="store_true")
     args = ap.parse_args(argv)
     for p in (args.out, Path(f"{args.out}.wal")):
         p.unlink(missing_ok=True)
@@ -119,6 +122,12 @@ def main(argv: list[str] | None = None) -> int:
                 con.execute(f'CREATE OR REPLACE TEMP TABLE "j_{t}" AS SELECT * FROM "{t}"'
                             f" WHERE bundle_seq BETWEEN {lo} AND {hi}")
             with st.transaction(con):
+                if not args.no_delete:  # as judge/delete_scope.sql: the chunk's keys first
+                    con.execute("CREATE OR REPLACE TEMP TABLE j_keys AS SELECT run_id || "
+                                f"'-c{i}' AS run_id, case_id FROM src.eval_judgment")
+                    for t in evals:
+                        con.execute(f'DELETE FROM "{t}" WHERE (run_id, case_id) IN'
+                                    " (SELECT run_id, case_id FROM j_keys)")
                 for t in evals:
                     _copy(con, t, i, span)
             for t in raw:
