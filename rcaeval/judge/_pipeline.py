@@ -26,7 +26,7 @@ from rcaeval.extract import elided_table
 from rcaeval.grammar import NEVER_MATCHES, REGEX_KEYS, detector_regexes
 from rcaeval.judge._manifest import run_file, run_phase, sql_digest, statement
 from rcaeval.judge._profiles import load_profiles, profile_tables
-from rcaeval.store import pin_utc, registered
+from rcaeval.store import pin_utc, registered, threads_lowered
 
 KEYS_SCHEMA = pa.schema([("run_id", pa.string()), ("case_id", pa.string())])
 
@@ -127,11 +127,19 @@ def _unused_keys(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
 
 def _run_detectors(con: duckdb.DuckDBPyConnection) -> None:
     """One detector_match.sql query per distinct compiled pattern set (rule_detector
-    .pattern_key) among the judged cases: a loop over rules, never over runs."""
+    .pattern_key) among the judged cases: a loop over rules, never over runs. On one DuckDB
+    thread: a detector query's cost is mostly its regexes' compilation, which DuckDB repeats
+    in every thread's operator state (bench/RESULTS.md, session 24)."""
     rows = con.execute(_sql("detectors", "judge/detector_sets.sql", "detect")).fetchall()
-    unused_by_scope = _unused_keys(con) if rows else {}
-    if rows:
-        run_file(con, "detect", "detectors", "facts/detector_cue.sql")
+    if not rows:
+        return
+    with threads_lowered(con, 1):
+        _detector_queries(con, rows)
+
+
+def _detector_queries(con: duckdb.DuckDBPyConnection, rows: list[tuple[Any, ...]]) -> None:
+    unused_by_scope = _unused_keys(con)
+    run_file(con, "detect", "detectors", "facts/detector_cue.sql")
     for key, scope, any_re, all_re, negation, pre, post, grammar, any_p in rows:
         regexes = dict(grammar) if grammar else {}
         if any(k not in regexes for k in REGEX_KEYS):

@@ -27,6 +27,7 @@ from rcaeval.store._connect import (
     resolve_db_path,
     resolve_memory_limit,
     resolve_threads,
+    threads_lowered,
     wal_bytes,
 )
 from rcaeval.store._damage import damaged_store
@@ -62,6 +63,7 @@ __all__ = [
     "resolve_db_path",
     "resolve_memory_limit",
     "resolve_threads",
+    "threads_lowered",
     "transaction",
     "wal_bytes",
 ]

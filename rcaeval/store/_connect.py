@@ -257,6 +257,25 @@ def _memory_lowered(con: duckdb.DuckDBPyConnection, target: int) -> Iterator[Non
         con.execute(read_query("store/memory_limit.sql"), {"limit": _reset_value(printed)})
 
 
+@contextlib.contextmanager
+def threads_lowered(con: duckdb.DuckDBPyConnection, threads: int = 1) -> Iterator[None]:
+    """DuckDB's worker threads set to ``threads`` for the block, then set back (only when the
+    instance has more). For statements whose cost is fixed per query rather than per row:
+    DuckDB compiles a constant RE2 pattern again in each thread's state of every operator that
+    evaluates it, so on small inputs a second thread mostly compiles the same regexes twice
+    (the judge's output detectors, docs/judge.md "SQL stages"). Instance-wide, like every
+    DuckDB setting: other connections of the process share the lowered count meanwhile."""
+    (current,) = con.execute(read_query("store/current_threads.sql")).fetchall()[0]
+    if int(current) <= threads:
+        yield
+        return
+    con.execute(read_query("store/threads.sql"), {"threads": threads})
+    try:
+        yield
+    finally:
+        con.execute(read_query("store/threads.sql"), {"threads": int(current)})
+
+
 def release_cache(con: duckdb.DuckDBPyConnection) -> None:
     """Give back the memory DuckDB keeps for blocks it no longer needs: lower the instance's
     memory limit to :data:`RELEASE_TARGET` for a moment (DuckDB evicts unpinned blocks to

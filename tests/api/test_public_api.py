@@ -195,7 +195,7 @@ FACADES = {
         "Connectable", "Store", "base_tables", "checkpoint", "checkpoints_deferred", "connect",
         "connection_of", "damaged_store", "discover_migrations", "pin_utc", "registered",
         "release_cache", "resolve_db_path", "resolve_memory_limit", "resolve_threads",
-        "transaction", "wal_bytes"},
+        "threads_lowered", "transaction", "wal_bytes"},
     "rcaeval.synth": {
         "BEHAVIOURS", "EXPECTED", "LANGUAGE_BEHAVIOURS", "SAMPLE_SEED", "Incident", "Scenario",
         "derive_rng", "generate_runs", "generate_sample", "load_scenarios"},

@@ -3,7 +3,8 @@ facts/detector_match.sql never reaches under that scope; the detector step binds
 never-matching pattern for them (RE2 compiles every bound regex per query). The list is kept
 by hand, so this checks it decides nothing: every scope's hits over answers that exercise
 labels, leads, headings, picks, anaphora, causal cues and every cue stage are the same with
-the list and with every regex bound."""
+the list and with every regex bound. The step also runs on one DuckDB thread, which likewise
+decides nothing."""
 
 from __future__ import annotations
 
@@ -52,3 +53,38 @@ def test_the_unused_grammar_keys_decide_nothing(scope: str,
     every_regex = _hits(cases, answers)
     assert with_list == every_regex
     assert any(fires for by_det in with_list.values() for fires, _ in by_det.values())
+
+
+
+def _threads(con) -> int:
+    return int(con.execute("SELECT current_setting('threads')").fetchone()[0])
+
+
+def test_detectors_run_on_one_thread_and_decide_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The detector queries run with DuckDB's threads lowered to one (their cost is regex
+    compilation per thread), which decides nothing: the hits are those of the instance's
+    own thread count, and the count is set back afterwards."""
+    import contextlib
+
+    cases = {CASE: load_case(data_dir() / "registry", CASE)}
+    answers = [Answer(f"a{i}", CASE, text) for i, text in enumerate(TEXTS)]
+    inside: list[int] = []
+    around: list[tuple[int, int]] = []
+    queries, run = pipeline._detector_queries, pipeline._run_detectors
+
+    def observed_queries(con, rows):
+        inside.append(_threads(con))
+        queries(con, rows)
+
+    def observed_run(con):
+        before = _threads(con)
+        run(con)
+        around.append((before, _threads(con)))
+
+    monkeypatch.setattr(pipeline, "_detector_queries", observed_queries)
+    monkeypatch.setattr(pipeline, "_run_detectors", observed_run)
+    one_thread = _hits(cases, answers)
+    assert inside and set(inside) == {1}
+    assert around and all(before == after for before, after in around)
+    monkeypatch.setattr(pipeline, "threads_lowered", lambda con, n=1: contextlib.nullcontext())
+    assert _hits(cases, answers) == one_thread
