@@ -1,7 +1,8 @@
 """The judge manifest ``queries/judge/stages.txt``: every statement a judging pass runs, in
 named phases (load, extract, scope, detect, decide, decide.verdict, write, write.unloadable,
-write.runs, release, shadow). Python follows it: :func:`run_phase` runs a phase's SQL lines
-and calls the phase's ``!step`` functions, and a step reaches its own SQL files only through
+write.runs, release, defined, shadow). Python follows it: :func:`run_phase` runs a phase's SQL
+lines (a file that only defines TEMP views and macros once per connection, recorded in
+``j_defined``) and calls the phase's ``!step`` functions, and a step reaches its own SQL files only through
 :func:`step_files` / :func:`statement`, which refuse a file its manifest line does not name.
 So the manifest is the one list of what the judge runs, and adding a stage is one SQL file
 plus one manifest line (CONTRIBUTING.md, "Recipe: add a judging stage").
@@ -198,6 +199,41 @@ def sql_digest() -> str:
     return h.hexdigest()[:16]
 
 
+_DEFINITION = re.compile(r"\s*CREATE\s+OR\s+REPLACE\s+TEMP(?:ORARY)?\s+(?:VIEW|MACRO)\s",
+                         re.IGNORECASE)
+_COMMENT = re.compile(r"--[^\n]*")
+
+
+@cache
+def _defines_only(text: str) -> bool:
+    """Whether the SQL ``text`` only defines TEMP views and macros (every statement a
+    ``CREATE OR REPLACE TEMP VIEW`` / ``MACRO``): running it again on the same connection
+    changes nothing, since DuckDB binds a view's query each time it is read."""
+    statements = duckdb.extract_statements(text)
+    return bool(statements) and all(
+        _DEFINITION.match(_COMMENT.sub("", st.query)) for st in statements)
+
+
+def _line_sql(line: Line) -> str:
+    return read_statement(line.path, **line.fill) if line.fill else read_query(line.path)
+
+
+def _definitions(line: Line) -> bool:
+    return line.names is None and line.path is not None and _defines_only(_line_sql(line))
+
+
+def _defined_key(line: Line) -> str:
+    """How j_defined names a definition line: its text and its SQL's hash (an edited file is a
+    new definition)."""
+    return f"{line.text()} {hashlib.sha256(_line_sql(line).encode()).hexdigest()[:16]}"
+
+
+def _defined(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The definition lines this connection already ran (queries/judge/defined_lines.sql)."""
+    text = statement("defined", "defined", "judge/defined_lines.sql")
+    return {row[0] for row in con.execute(text).fetchall()}
+
+
 def _execute(con: duckdb.DuckDBPyConnection, line: Line) -> None:
     rel = line.path
     try:
@@ -252,12 +288,20 @@ def run_phase(con: duckdb.DuckDBPyConnection, name: str, steps: Steps | None = N
     ``steps[step]`` (a step the caller does not give is an error: the manifest and the code
     agree). ``until``: stop before that step."""
     steps = steps or {}
-    for line in phase(name):
+    lines = phase(name)
+    defined = _defined(con) if any(_definitions(ln) for ln in lines) else set()
+    for line in lines:
         if line.step is None:
+            key = _defined_key(line) if _definitions(line) else None
+            if key is not None and key in defined:
+                continue  # its views and macros are already on this connection
             if _timer is None:
                 _execute(con, line)
             else:
                 _timed(name, line, None, lambda ln=line: _execute(con, ln))
+            if key is not None:
+                con.execute(statement("defined", "defined", "judge/defined_add.sql"),
+                            {"line": key})
             continue
         if line.step == until:
             return

@@ -22,7 +22,7 @@ from rcaeval.judge import run_judge_sql
 
 REPO = Path(__file__).resolve().parents[2]
 PHASES = ["load", "extract", "scope", "detect", "decide", "decide.verdict", "write",
-          "write.unloadable", "write.runs", "release", "shadow"]
+          "write.unloadable", "write.runs", "release", "defined", "shadow"]
 
 
 def test_manifest_has_the_phases_and_names_existing_files() -> None:
