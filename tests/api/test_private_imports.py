@@ -13,9 +13,6 @@ ROOT = Path(__file__).resolve().parents[2] / "rcaeval"
 
 BACKLOG = {
     ("rcaeval/charts/_trend.py", "rcaeval.release._history"),
-    # rcaeval.ingest exports _common.parse_window (a Window); these need _window's (start, end)
-    ("rcaeval/cli/_case_capture.py", "rcaeval.ingest._window"),
-    ("rcaeval/cli/_import_alertmanager.py", "rcaeval.ingest._window"),
     ("rcaeval/cli/_cmd_tools.py", "rcaeval.tools._unix"),
     ("rcaeval/lab/_live.py", "rcaeval.tools._data"),
     ("rcaeval/lab/_live.py", "rcaeval.tools._logstore"),

@@ -109,7 +109,8 @@ FACADES = {
         "append_log_lines", "capture_case", "import_alertmanager", "import_journal",
         "import_kube_events", "import_kube_pods", "import_loki", "import_otlp", "import_plain_logs",
         "import_prometheus", "incident_dir", "incident_update", "kube_events", "log_name",
-        "merge_records", "otlp_spans", "parse_window", "plain_entries", "prometheus_series"},
+        "merge_records", "otlp_spans", "parse_window", "parse_window_bounds", "plain_entries",
+        "prometheus_series"},
     "rcaeval.judge": {
         "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION",
         "CaseRules", "JudgeFrames", "Judging", "Provider", "Redecide",
