@@ -155,6 +155,7 @@ FACADES = {
         "load_registry", "load_suite", "register_schema", "rules_hash", "schema_json",
         "validate_registry", "write_schemas"},
     "rcaeval.release": {
+        "ALL_STAGES", "query_captures", "window_frames",
         "CASE_TYPES", "GATE", "GATE_METRICS", "REVIEW_SCORES", "STAGES", "Capture", "GateResult",
         "ImportResult", "Measurement", "RecordResult", "ReleaseKey", "Review", "SampleSpec",
         "Threshold", "Window", "check_confidence", "check_gate", "compare", "import_reviews",
