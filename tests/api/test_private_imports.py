@@ -12,12 +12,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2] / "rcaeval"
 
 BACKLOG = {
-    ("rcaeval/cli/_cmd_tools.py", "rcaeval.tools._unix"),
-    ("rcaeval/lab/_live.py", "rcaeval.tools._data"),
-    ("rcaeval/lab/_live.py", "rcaeval.tools._logstore"),
-    ("rcaeval/lab/_live_server.py", "rcaeval.tools._guard"),
-    ("rcaeval/lab/_live_server.py", "rcaeval.tools._server"),
-    ("rcaeval/lab/_live_server.py", "rcaeval.tools._unix"),
     ("rcaeval/prove/agent.py", "rcaeval.examples._mcp"),
 }
 
