@@ -21,6 +21,7 @@ from rcaeval.tools._catalog import (
     tools_writing,
     written_files,
 )
+from rcaeval.tools._client import ToolCaller, ToolFailed, client_caller
 from rcaeval.tools._data import CaseData, load_case_data
 from rcaeval.tools._logstore import LogLine, MemoryLogStore
 from rcaeval.tools._token import TOKEN_ENV
@@ -32,8 +33,9 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
 __all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
-           "IncidentTools", "LogLine", "MemoryLogStore", "ToolInputError", "bridge",
-           "build_server", "bundle_path", "load_case_data", "run_server", "serve",
+           "IncidentTools", "LogLine", "MemoryLogStore", "ToolCaller", "ToolFailed",
+           "ToolInputError", "bridge", "build_server", "bundle_path", "client_caller",
+           "load_case_data", "run_server", "serve",
            "tool_output", "tools_of_channel", "tools_writing", "written_files", "TOKEN_ENV",
            "load_spans", "span_id"]
 

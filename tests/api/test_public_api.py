@@ -202,7 +202,8 @@ FACADES = {
         "BEHAVIOURS", "EXPECTED", "LANGUAGE_BEHAVIOURS", "SAMPLE_SEED", "Incident", "Scenario",
         "derive_rng", "generate_runs", "generate_sample", "load_scenarios"},
     "rcaeval.tools": {
-        "LogLine", "MemoryLogStore", "bridge", "run_server",
+        "LogLine", "MemoryLogStore", "ToolCaller", "ToolFailed", "bridge", "client_caller",
+        "run_server",
         "TOKEN_ENV", "load_spans", "span_id",
         "ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
         "IncidentTools", "ToolInputError", "build_server", "bundle_path", "load_case_data", "serve",
