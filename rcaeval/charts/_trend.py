@@ -30,16 +30,11 @@ def release_trend(con: Connectable, current: dict[str, Any] | None = None, *,
 
     ``con`` is a :class:`rcaeval.store.Store` (or its DuckDB connection) whose schema has the
     release windows (migration 0012)."""
-    from rcaeval.release import GATE_METRICS
-    from rcaeval.release._history import ALL_STAGES, window_frames
+    from rcaeval.release import ALL_STAGES, GATE_METRICS, window_frames
 
+    window, metrics = window_frames(current, allow_synthetic=allow_synthetic)
     if current is not None:
-        window, metrics = window_frames(current, allow_synthetic=allow_synthetic)
         stage = stage or window["stage"][0]
-    else:
-        from rcaeval.release._history import _METRIC_SCHEMA, _WINDOW_SCHEMA
-
-        window, metrics = pl.DataFrame(schema=_WINDOW_SCHEMA), pl.DataFrame(schema=_METRIC_SCHEMA)
     db = getattr(con, "con", con)
     db.register("current_window", window)
     db.register("current_window_metrics", metrics)
@@ -58,7 +53,7 @@ def release_trend_left_out(con: Connectable, current: dict[str, Any], *, stage: 
     """The stored windows of the stage that :func:`release_trend` does not draw, one row each
     (``window_start``, ``window_end``, ``window``, ``reason``: later than the reported window,
     or synthetic), so a report can say what it left out."""
-    from rcaeval.release._history import ALL_STAGES, window_frames
+    from rcaeval.release import ALL_STAGES, window_frames
 
     window, _ = window_frames(current, allow_synthetic=allow_synthetic)
     db = getattr(con, "con", con)

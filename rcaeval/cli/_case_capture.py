@@ -62,12 +62,11 @@ def register(case_app: typer.Typer) -> None:
         """Capture an incident from live Prometheus / Alertmanager / Loki (and kubectl
         events) into a drafted case
         (incident/, case.yaml, judge.yaml, expected.md; drafts marked `draft: true`)."""
-        from rcaeval.ingest import capture_case, read_queries
-        from rcaeval.ingest._window import parse_window  # (start, end); the facade's is a Window
+        from rcaeval.ingest import capture_case, parse_window_bounds, read_queries
 
         queries = list(query or []) + (read_queries(query_file) if query_file else [])
-        got = capture_case(out, parse_window(window), prometheus=prometheus, queries=queries,
-                           step=step, alertmanager=alertmanager, loki=loki,
+        got = capture_case(out, parse_window_bounds(window), prometheus=prometheus,
+                           queries=queries, step=step, alertmanager=alertmanager, loki=loki,
                            loki_queries=list(loki_query or []),
                            kube_events_files=list(kube_events or []), cluster=cluster, title=title,
                            family=family, summary=summary, force=force)

@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
         if transport == "unix" and socket_path is None:
             raise InputError("--transport unix needs --socket PATH", field="--socket")
         if via is not None and transport == "stdio":
-            from rcaeval.tools._unix import bridge
+            from rcaeval.tools import bridge
 
             if bridge(via):
                 return

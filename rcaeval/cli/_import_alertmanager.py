@@ -23,10 +23,10 @@ def register(import_app: typer.Typer) -> None:
             "(RFC 3339 times, or now / now-30m).", show_default=False)] = None,
     ) -> None:
         """Import Alertmanager alerts as alert-rule checks (active: fail, suppressed: warn)."""
-        from rcaeval.ingest import import_alertmanager
-        from rcaeval.ingest._window import parse_window  # (start, end); the facade's is a Window
+        from rcaeval.ingest import import_alertmanager, parse_window_bounds
 
-        got = import_alertmanager(files, out, window=parse_window(window) if window else None)
+        got = import_alertmanager(files, out,
+                                  window=parse_window_bounds(window) if window else None)
         counts = {s: sum(1 for c in got.checks if c["status"] == s)
                   for s in ("fail", "warn", "pass")}
         typer.echo(f"wrote {out / 'alerts.json'}: {len(got.checks)} alert(s) ("

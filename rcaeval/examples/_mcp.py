@@ -4,7 +4,8 @@ SRE walk through the tools (no LLM), then the deterministic rules of
 bundle; this code never writes a bundle file itself.
 
 ``call(name, args)`` is any async function that calls one MCP tool and returns its structured
-result, raising :class:`ToolFailed` for an error result (see :func:`client_caller`).
+result, raising :class:`rcaeval.tools.ToolFailed` for an error result (a
+:data:`rcaeval.tools.ToolCaller`; see :func:`rcaeval.tools.client_caller`).
 """
 
 from __future__ import annotations
@@ -21,34 +22,16 @@ from rcaeval.examples._diagnosis import (
     diagnose,
     render_answer,
 )
+from rcaeval.tools import ToolCaller, ToolFailed
 
-Call = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 Step = Callable[[str, str], Awaitable[None]]
 """``on_step(step_id, title)``: told before each step (an ACP agent reports tool calls)."""
 
 MAX_PAGES = 10
 
 
-class ToolFailed(Exception):
-    """An MCP tool answered with an error result."""
-
-
-def client_caller(client: Any) -> Call:
-    """Adapt an ``mcp.Client`` (or ``ClientSession``) to :data:`Call`."""
-    import orjson
-
-    async def call(name: str, args: dict[str, Any]) -> dict[str, Any]:
-        res = await client.call_tool(name, args)
-        text = "".join(getattr(c, "text", "") for c in res.content)
-        if res.is_error:
-            raise ToolFailed(text)
-        if res.structured_content is not None:
-            return dict(res.structured_content)
-        return orjson.loads(text) if text else {}
-    return call
-
-
-async def _pages(call: Call, name: str, args: dict[str, Any], key: str) -> list[dict[str, Any]]:
+async def _pages(call: ToolCaller, name: str, args: dict[str, Any],
+                 key: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     cursor = None
     for _ in range(MAX_PAGES):
@@ -60,7 +43,7 @@ async def _pages(call: Call, name: str, args: dict[str, Any], key: str) -> list[
     return out
 
 
-async def investigate(call: Call, *, skip: Iterable[str] = (),
+async def investigate(call: ToolCaller, *, skip: Iterable[str] = (),
                       on_step: Step | None = None) -> Diagnosis:
     """Walk the tools, diagnose, ``submit_report``; ``skip`` leaves channels out (``logs``,
     ``metrics``, ``queries``, ``events``, ``alerts``, ``traces``) - how the tests model a

@@ -47,8 +47,9 @@ from acp.schema import (
 
 from rcaeval import __version__
 from rcaeval.examples._diagnosis import Diagnosis, render_answer, render_followup
-from rcaeval.examples._mcp import client_caller, investigate
+from rcaeval.examples._mcp import investigate
 from rcaeval.examples.example_command_agent import investigate as investigate_files
+from rcaeval.tools import client_caller
 
 log = logging.getLogger("rcaeval.examples.example_agent")
 

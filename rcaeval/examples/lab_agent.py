@@ -88,7 +88,7 @@ def _refs(results: list[dict[str, Any]]) -> list[dict[str, str]]:
 async def run(behaviour: str) -> str:
     from mcp import Client
 
-    from rcaeval.examples._mcp import client_caller
+    from rcaeval.tools import client_caller
 
     async with Client(_server_params()) as client:
         call = client_caller(client)

@@ -30,6 +30,7 @@ from rcaeval.ingest._loki import import_journal, import_loki
 from rcaeval.ingest._otlp import import_otlp, otlp_spans
 from rcaeval.ingest._plainlog import import_plain_logs, plain_entries
 from rcaeval.ingest._prometheus import SeriesImport, import_prometheus, prometheus_series
+from rcaeval.ingest._window import parse_window_bounds
 
 __all__ = ["AlertImport", "CaptureResult", "SeriesImport", "read_queries", "write_doc",
            "Window", "alertmanager_checks", "append_log_lines", "capture_case",
@@ -37,4 +38,5 @@ __all__ = ["AlertImport", "CaptureResult", "SeriesImport", "read_queries", "writ
            "import_kube_pods", "import_loki", "import_otlp", "import_plain_logs",
            "import_prometheus", "incident_dir", "incident_update",
            "kube_events", "log_name", "merge_records",
-           "otlp_spans", "parse_window", "plain_entries", "prometheus_series"]
+           "otlp_spans", "parse_window", "parse_window_bounds", "plain_entries",
+           "prometheus_series"]

@@ -30,8 +30,11 @@ def _end(text: str, now: datetime, what: str) -> datetime:
     return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).astimezone(UTC)
 
 
-def parse_window(text: str, *, now: datetime | None = None) -> tuple[datetime, datetime]:
-    """``START..END`` as two aware UTC datetimes (start before end)."""
+def parse_window_bounds(text: str, *,
+                        now: datetime | None = None) -> tuple[datetime, datetime]:
+    """``START..END`` as two aware UTC datetimes (start before end); unlike
+    :func:`rcaeval.ingest.parse_window` (ISO-8601 only, a :class:`~rcaeval.ingest.Window`),
+    each end may also be a Unix time, ``now`` or ``now-<n>[smhd]``."""
     if text.count("..") != 1:
         raise InputError(f"--window must be START..END, got {text!r}", field="--window")
     at = (now or datetime.now(UTC)).replace(microsecond=0)

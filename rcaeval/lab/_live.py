@@ -1,5 +1,5 @@
 """The live backend of the incident tools: the same :class:`~rcaeval.tools.IncidentTools`
-over a :class:`~rcaeval.tools._data.CaseData` that is refreshed from the running lab before
+over a :class:`~rcaeval.tools.CaseData` that is refreshed from the running lab before
 every call — metrics from Prometheus's HTTP API (``query_range`` from the window's start to
 now, converted by the Prometheus importer so ids match a captured case), logs from the lab's
 log files, events from the injector's log (as neutral change events, never the scenario), slow
@@ -17,13 +17,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from rcaeval.bundle import BundleError, parse_time
 from rcaeval.ingest import prometheus_series
 from rcaeval.lab import _http
 from rcaeval.lab._procs import LabError
 from rcaeval.lab._stack import CONFIG, psql, read_state
-from rcaeval.tools import IncidentTools
-from rcaeval.tools._data import CaseData, LogLine, _at
-from rcaeval.tools._logstore import MemoryLogStore
+from rcaeval.tools import CaseData, IncidentTools, LogLine, MemoryLogStore
 
 CHECKS_SNAPSHOT = "logs/alert_checks.json"
 """The alert rules' checks as they stood when the injected scenario's alert fired: what
@@ -48,6 +47,14 @@ TOPOLOGY = {"components": [
 def live_metrics() -> list[str]:
     lines = (CONFIG / "live_metrics.txt").read_text(encoding="utf-8").splitlines()
     return [ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")]
+
+
+def _at(value: Any) -> datetime | None:
+    """A record's time, None when it is not one (as the recorded-case tools read stamps)."""
+    try:
+        return parse_time(value, "ts")
+    except BundleError:
+        return None
 
 
 def _iso(dt: datetime) -> str:

@@ -4,7 +4,6 @@
 No ``from __future__ import annotations`` here: the SDK reads the tool function's annotations
 at runtime."""
 
-import asyncio
 from pathlib import Path
 from typing import Any, Literal
 
@@ -15,9 +14,7 @@ from rcaeval.lab._actions import ACTIONS, apply_action, catalog_text
 from rcaeval.lab._dbview import VIEW_LIMIT_MAX, query_view
 from rcaeval.lab._hostview import host_view
 from rcaeval.lab._live import LabSource, LiveIncidentTools
-from rcaeval.tools import ToolInputError
-from rcaeval.tools._guard import run_stdio
-from rcaeval.tools._server import _serve_http, build_server
+from rcaeval.tools import ToolInputError, build_server, run_server
 
 
 def build_live_server(tools: LiveIncidentTools) -> MCPServer:
@@ -71,15 +68,5 @@ def serve_live(lab_dir: Path, bundle_dir: Path, *, transport: str = "stdio", por
     per connection on ``socket_path``, the runner's hosted server). ``seal_key`` seals every
     record written."""
     tools = LiveIncidentTools(LabSource(lab_dir), bundle_dir, prompt, seal_key=seal_key)
-    server = build_live_server(tools)
-    if transport == "stdio":
-        run_stdio(server)
-        return
-    if transport == "unix":
-        from rcaeval.tools._unix import serve_unix
-
-        serve_unix(server, socket_path, on_listen or (lambda _p: None))
-        return
-    if not token:
-        raise ValueError("the HTTP transport needs a bearer token")
-    asyncio.run(_serve_http(server, "127.0.0.1", port, on_listen, token))
+    run_server(build_live_server(tools), transport=transport, port=port, on_listen=on_listen,
+               token=token, socket_path=socket_path)

@@ -3,8 +3,8 @@ gate and ``offline score`` grade exported staging/production captures directly
 (docs/offline.md, "Capture exports").
 
 The export is read and validated exactly as ``release metrics`` reads it (one home:
-:mod:`rcaeval.release._captures`): a capture with a problem is an error row naming its file,
-line and field, and every other capture is graded. A capture's labels are its own, else those
+:func:`rcaeval.release.query_captures`): a capture with a problem is an error row naming its
+file, line and field, and every other capture is graded. A capture's labels are its own, else those
 of its latest operator review with the same ``analysis_hash`` (``--reviews``). The
 capture's expected outcome becomes fixture outcomes by :data:`EXPECTED_AS_OUTCOMES`.
 """
@@ -111,9 +111,7 @@ def read_capture_fixtures(source: str | Path, *, reviews: str | Path | None = No
     metrics --window``) and ``stage``. Invalid captures and captures without a case type
     label are left out: the first as ``errors``, the second as ``skipped``. The export fails
     as a whole only when it is missing, unreadable or holds no capture."""
-    from rcaeval.release import STAGES, parse_window
-    from rcaeval.release._captures import build_window, load_captures, open_connection, problems
-    from rcaeval.release._metrics import ALL_TIME, _reviews_of
+    from rcaeval.release import STAGES, query_captures
 
     p = Path(source)
     if not p.exists():
@@ -121,19 +119,10 @@ def read_capture_fixtures(source: str | Path, *, reviews: str | Path | None = No
     if stage is not None and stage not in STAGES:
         raise InputError(f"stage must be one of {', '.join(STAGES)}, got {stage!r}",
                          field="--stage")
-    win = ALL_TIME if window is None else parse_window(window)
-    labels, n_reviews, _inputs, review_problems = _reviews_of(reviews)
+    rows, probs, review_problems = query_captures(
+        p, read_query("offline/capture_fixtures.sql"), window=window, reviews=reviews,
+        stage=stage)
     out = FixtureSet(str(p))
-    con = open_connection()
-    try:
-        loaded = load_captures(con, p, start=win.start, end=win.end, stage=stage,
-                               labels=labels if n_reviews else None)
-        build_window(con)
-        rel = con.sql(read_query("offline/capture_fixtures.sql"))
-        rows = [dict(zip(rel.columns, r, strict=True)) for r in rel.fetchall()]
-        probs = problems(con, loaded)
-    finally:
-        con.close()
     for pr in review_problems:
         out.errors.append(FixtureError(pr.get("src") or str(reviews), int(pr.get("line") or 0),
                                        None, pr.get("field"), pr.get("message", "")))

@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from rcaeval.examples._mcp import Call, ToolFailed, client_caller
+from rcaeval.tools import ToolCaller, ToolFailed, client_caller
 
 MAX_PAGES = 50
 MAX_REFS = 5
@@ -35,7 +35,7 @@ def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-async def _paged(call: Call, tool: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+async def _paged(call: ToolCaller, tool: str, args: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     cursor = None
     for _ in range(MAX_PAGES):
@@ -59,7 +59,7 @@ def _matches(rec: dict[str, Any], spec: dict[str, Any]) -> bool:
 
 
 class Investigation:
-    def __init__(self, call: Call, skip: set[str]) -> None:
+    def __init__(self, call: ToolCaller, skip: set[str]) -> None:
         self.call = call
         self.skip = skip
         self.unavailable: list[str] = []

@@ -15,12 +15,19 @@ from __future__ import annotations
 from rcaeval.release._candidates import knowledge_candidates
 from rcaeval.release._compare import compare
 from rcaeval.release._gate import GateResult, check_gate, load_artifact
-from rcaeval.release._history import RecordResult, record_window, stored_windows
+from rcaeval.release._history import (
+    ALL_STAGES,
+    RecordResult,
+    record_window,
+    stored_windows,
+    window_frames,
+)
 from rcaeval.release._metrics import (
     Measurement,
     check_confidence,
     measure,
     metrics,
+    query_captures,
     seal,
     sign,
     write_document,
@@ -40,15 +47,15 @@ from rcaeval.release._synthetic import synthetic_artifact, write_synthetic_files
 from rcaeval.release._thresholds import GATE, GATE_METRICS, Threshold
 from rcaeval.release._window import Window, parse_window
 
-__all__ = ["SampleSpec", "check_confidence", "write_sample", "write_shadow",
+__all__ = ["ALL_STAGES", "SampleSpec", "check_confidence", "write_sample", "write_shadow",
     "CASE_TYPES", "GATE", "GATE_METRICS",
     "REVIEW_SCORES", "STAGES", "Capture", "GateResult",
     "ImportResult", "import_reviews", "knowledge_candidates", "review_history",
     "verified_actions",
     "Measurement", "Review", "Threshold", "Window",
     "compare", "check_gate", "json_schemas", "load_artifact", "measure",
-    "metrics", "parse_window",
+    "metrics", "parse_window", "query_captures",
     "RecordResult", "ReleaseKey", "load_key", "read_reviews", "record_window",
-    "seal", "sign", "stored_windows",
+    "seal", "sign", "stored_windows", "window_frames",
     "synthetic_artifact", "write_document", "write_metrics_json", "write_synthetic_files",
 ]

@@ -81,12 +81,14 @@ def _num(value: Any) -> float | None:
     return float(value)
 
 
-def window_frames(doc: dict[str, Any], *, allow_synthetic: bool = False,
+def window_frames(doc: dict[str, Any] | None, *, allow_synthetic: bool = False,
                   recorded_at: datetime | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``(window row, metric rows)`` of a loaded artifact (:func:`load_artifact`), in the
     shape of the ``release_windows`` / ``release_window_metrics`` tables: the gate decision
     both on point estimates and strict (Wilson bounds). A synthetic artifact is refused unless
-    ``allow_synthetic`` (the gate's rule)."""
+    ``allow_synthetic`` (the gate's rule). ``doc`` None: both frames empty, in that shape."""
+    if doc is None:
+        return pl.DataFrame(schema=_WINDOW_SCHEMA), pl.DataFrame(schema=_METRIC_SCHEMA)
     point = check_gate(doc, allow_synthetic=allow_synthetic)
     strict = check_gate(doc, allow_synthetic=allow_synthetic, strict=True)
     prov = doc["provenance"]

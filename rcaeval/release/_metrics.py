@@ -188,6 +188,29 @@ def _reviews_of(reviews: Any) -> tuple[pl.DataFrame | None, int, list[dict[str, 
     return review_labels(items) if items else None, len(items), inputs, probs
 
 
+def query_captures(source: str | Path, sql: str, *, window: str | None = None,
+                   reviews: Any = None, stage: str | None = None
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Run ``sql`` over the captures of ``source`` read and validated exactly as
+    :func:`measure` reads them (``window``: ``START..END``, None every capture; ``reviews``
+    and ``stage`` as there): the query sees the release relations (``release_capture``, ...,
+    ``capture_text``) of a fresh DuckDB connection. Returns ``(rows as dicts, capture problems
+    in file/line order, review problems)``."""
+    win = ALL_TIME if window is None else parse_window(window)
+    labels, n_reviews, _inputs, review_problems = _reviews_of(reviews)
+    con = open_connection()
+    try:
+        loaded = load_captures(con, Path(source), start=win.start, end=win.end, stage=stage,
+                               labels=labels if n_reviews else None)
+        build_window(con)
+        rel = con.sql(sql)
+        rows = [dict(zip(rel.columns, r, strict=True)) for r in rel.fetchall()]
+        probs = problems(con, loaded)
+    finally:
+        con.close()
+    return rows, probs, review_problems
+
+
 def measure(
     source: str | Path | pl.DataFrame,
     window: str | tuple[Any, Any] | Window | None = None,

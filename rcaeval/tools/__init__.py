@@ -21,18 +21,23 @@ from rcaeval.tools._catalog import (
     tools_writing,
     written_files,
 )
+from rcaeval.tools._client import ToolCaller, ToolFailed, client_caller
 from rcaeval.tools._data import CaseData, load_case_data
+from rcaeval.tools._logstore import LogLine, MemoryLogStore
 from rcaeval.tools._token import TOKEN_ENV
 from rcaeval.tools._tools import IncidentTools, ToolInputError
 from rcaeval.tools._traces import load_spans, span_id
+from rcaeval.tools._unix import bridge
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
 __all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
-           "IncidentTools", "ToolInputError", "build_server", "bundle_path",
-           "load_case_data", "serve", "tool_output", "tools_of_channel", "tools_writing",
-           "written_files", "TOKEN_ENV", "load_spans", "span_id"]
+           "IncidentTools", "LogLine", "MemoryLogStore", "ToolCaller", "ToolFailed",
+           "ToolInputError", "bridge", "build_server", "bundle_path", "client_caller",
+           "load_case_data", "run_server", "serve",
+           "tool_output", "tools_of_channel", "tools_writing", "written_files", "TOKEN_ENV",
+           "load_spans", "span_id"]
 
 
 def build_server(tools: IncidentTools) -> MCPServer:
@@ -47,3 +52,11 @@ def serve(case_dir: Any, bundle_dir: Any, **kwargs: Any) -> None:
     from rcaeval.tools._server import serve as _serve
 
     _serve(case_dir, bundle_dir, **kwargs)
+
+
+def run_server(server: MCPServer, **kwargs: Any) -> None:
+    """Serve a built MCP server (:func:`build_server`'s, or one with tools added) over
+    stdio (default), ``transport="http"`` on 127.0.0.1 or ``transport="unix"``."""
+    from rcaeval.tools._server import run_server as _run
+
+    _run(server, **kwargs)

@@ -209,7 +209,17 @@ def serve(case_dir: str | Path, bundle_dir: str | Path, *, transport: str = "std
 
             report_start_failure(str(exc))
         raise
-    server = build_server(tools)
+    run_server(build_server(tools), transport=transport, host=host, port=port,
+               on_listen=on_listen, token=token, socket_path=socket_path)
+
+
+def run_server(server: MCPServer, *, transport: str = "stdio", host: str = "127.0.0.1",
+               port: int = 0, on_listen: Any = None, token: str | None = None,
+               socket_path: Any = None) -> None:
+    """Serve a built ``server`` (:func:`build_server`, or one with tools added) over
+    ``transport`` until the client disconnects (stdio) or the process is stopped (HTTP on
+    ``host``, bearer ``token`` required; ``unix``: one session per connection on
+    ``socket_path``). ``on_listen(url)`` is told the URL (HTTP) or socket path (unix)."""
     if transport == "stdio":
         run_stdio(server)
         return

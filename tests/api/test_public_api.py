@@ -109,7 +109,8 @@ FACADES = {
         "append_log_lines", "capture_case", "import_alertmanager", "import_journal",
         "import_kube_events", "import_kube_pods", "import_loki", "import_otlp", "import_plain_logs",
         "import_prometheus", "incident_dir", "incident_update", "kube_events", "log_name",
-        "merge_records", "otlp_spans", "parse_window", "plain_entries", "prometheus_series"},
+        "merge_records", "otlp_spans", "parse_window", "parse_window_bounds", "plain_entries",
+        "prometheus_series"},
     "rcaeval.judge": {
         "BUCKETS", "BULK_MEMORY_LIMIT", "DEFAULT_CHUNK_SIZE", "JUDGE_VERSION",
         "CaseRules", "JudgeFrames", "Judging", "Provider", "Redecide",
@@ -154,6 +155,7 @@ FACADES = {
         "load_registry", "load_suite", "register_schema", "rules_hash", "schema_json",
         "validate_registry", "write_schemas"},
     "rcaeval.release": {
+        "ALL_STAGES", "query_captures", "window_frames",
         "CASE_TYPES", "GATE", "GATE_METRICS", "REVIEW_SCORES", "STAGES", "Capture", "GateResult",
         "ImportResult", "Measurement", "RecordResult", "ReleaseKey", "Review", "SampleSpec",
         "Threshold", "Window", "check_confidence", "check_gate", "compare", "import_reviews",
@@ -200,6 +202,8 @@ FACADES = {
         "BEHAVIOURS", "EXPECTED", "LANGUAGE_BEHAVIOURS", "SAMPLE_SEED", "Incident", "Scenario",
         "derive_rng", "generate_runs", "generate_sample", "load_scenarios"},
     "rcaeval.tools": {
+        "LogLine", "MemoryLogStore", "ToolCaller", "ToolFailed", "bridge", "client_caller",
+        "run_server",
         "TOKEN_ENV", "load_spans", "span_id",
         "ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
         "IncidentTools", "ToolInputError", "build_server", "bundle_path", "load_case_data", "serve",

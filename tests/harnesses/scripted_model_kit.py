@@ -31,7 +31,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from rcaeval.examples._diagnosis import Diagnosis, render_answer, render_followup
-from rcaeval.examples._mcp import ToolFailed, investigate
+from rcaeval.examples._mcp import investigate
+from rcaeval.tools import ToolFailed
 
 SCRIPTS = ("thorough", "lazy", "wrong")
 WRONG_CAUSE = ("The root cause is a DNS outage: the clients could not resolve the PD "

@@ -12,8 +12,7 @@ import orjson
 import pytest
 
 from rcaeval.errors import InputError
-from rcaeval.ingest import alertmanager_checks, import_alertmanager
-from rcaeval.ingest._window import parse_window
+from rcaeval.ingest import alertmanager_checks, import_alertmanager, parse_window_bounds
 from rcaeval.tools import IncidentTools, load_case_data
 from tests.ingest.capture_kit import rcaeval
 
@@ -63,16 +62,16 @@ def test_states_and_webhook_payloads_map_to_check_statuses() -> None:
 
 def test_the_window_keeps_alerts_active_in_it() -> None:
     doc = orjson.loads(ALERTS.read_bytes())
-    inside = parse_window("2026-12-01T22:50:00Z..2026-12-01T22:57:00Z")
+    inside = parse_window_bounds("2026-12-01T22:50:00Z..2026-12-01T22:57:00Z")
     assert len(alertmanager_checks(doc, "a.json", window=inside).checks) == 1
-    before = parse_window("2026-12-01T22:00:00Z..2026-12-01T22:56:00Z")
+    before = parse_window_bounds("2026-12-01T22:00:00Z..2026-12-01T22:56:00Z")
     got = alertmanager_checks(doc, "a.json", window=before)
     assert not got.checks and "outside the window" in got.skipped[0]
-    assert parse_window("now-30m..now", now=datetime(2026, 1, 1, 12, tzinfo=UTC)) == (
+    assert parse_window_bounds("now-30m..now", now=datetime(2026, 1, 1, 12, tzinfo=UTC)) == (
         datetime(2026, 1, 1, 11, 30, tzinfo=UTC), datetime(2026, 1, 1, 12, tzinfo=UTC))
     for bad in ("2026-12-01T22:00:00Z", "later..now", "now..now-1h"):
         with pytest.raises(InputError) as err:
-            parse_window(bad)
+            parse_window_bounds(bad)
         assert err.value.field == "--window"
 
 

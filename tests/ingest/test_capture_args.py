@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 
 from rcaeval.errors import InfraError, InputError
-from rcaeval.ingest import capture_case
+from rcaeval.ingest import capture_case, parse_window_bounds
 from rcaeval.ingest._capture import read_queries
 from rcaeval.ingest._live import parse_step
-from rcaeval.ingest._window import parse_window
 from tests.ingest.capture_kit import rcaeval
 
-WINDOW = parse_window("2026-12-01T22:00:00Z..2026-12-01T23:00:00Z")
+WINDOW = parse_window_bounds("2026-12-01T22:00:00Z..2026-12-01T23:00:00Z")
 
 
 def _closed_port() -> int:

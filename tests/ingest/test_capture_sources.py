@@ -21,15 +21,14 @@ import orjson
 import pytest
 
 from rcaeval.errors import InputError
-from rcaeval.ingest import capture_case
+from rcaeval.ingest import capture_case, parse_window_bounds
 from rcaeval.ingest._live import loki_query_range
-from rcaeval.ingest._window import parse_window
 from tests.ingest.capture_kit import rcaeval
 
 DATA = Path(__file__).resolve().parent / "data"
 EVENTS = DATA / "kube_events.json"
 WINDOW_TEXT = "2026-10-03T14:00:00Z..2026-10-03T14:30:00Z"
-WINDOW = parse_window(WINDOW_TEXT)
+WINDOW = parse_window_bounds(WINDOW_TEXT)
 QUERY = '{namespace="shop"}'
 
 
@@ -164,7 +163,7 @@ def test_bad_kube_events_files_name_the_file_and_write_nothing(tmp_path: Path) -
     assert not out.exists()
     # a valid export with nothing in the window: no data, said with the note
     with pytest.raises(InputError, match="no event in the window") as err:
-        capture_case(out, parse_window("2020-01-01T00:00:00Z..2020-01-01T01:00:00Z"),
+        capture_case(out, parse_window_bounds("2020-01-01T00:00:00Z..2020-01-01T01:00:00Z"),
                      kube_events_files=[EVENTS])
     assert err.value.field == "--window"
     assert not out.exists()

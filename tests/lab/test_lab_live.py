@@ -108,7 +108,7 @@ def _live_tools_see_the_lock(lab_dir: Path, bundle: Path) -> None:
     what the tools returned is recorded into the bundle as for a recorded case."""
     from mcp import Client, StdioServerParameters
 
-    from rcaeval.examples._mcp import client_caller
+    from rcaeval.tools import client_caller
 
     params = StdioServerParameters(command=sys.executable, args=[
         "-m", "rcaeval", "lab", "tools", "--dir", str(lab_dir), "--bundle-dir", str(bundle)])

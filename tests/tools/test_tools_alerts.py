@@ -12,8 +12,7 @@ import pytest
 from tools_kit import PANIC_CASE, run_scripted
 
 from rcaeval.errors import InputError
-from rcaeval.examples._mcp import ToolFailed, client_caller
-from rcaeval.tools import IncidentTools, ToolInputError, load_case_data
+from rcaeval.tools import IncidentTools, ToolFailed, ToolInputError, client_caller, load_case_data
 
 CHECKS = [
     {"name": "infra_healthy", "status": "pass", "detail": "all pods running",

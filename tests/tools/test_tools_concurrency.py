@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 from tools_kit import PANIC_CASE, server_params
 
-from rcaeval.examples._mcp import client_caller
+from rcaeval.tools import client_caller
 
 SERVERS = 3
 METRICS = ("tikv_restart_total", "tikv_raftstore_region_leader_count", "tikv_cpu_usage_cores",

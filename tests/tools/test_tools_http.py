@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tools_kit import PANIC_CASE
 
-from rcaeval.examples._mcp import client_caller
+from rcaeval.tools import client_caller
 
 
 @pytest.mark.slow

@@ -14,8 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from rcaeval.examples._mcp import ToolFailed, client_caller
-from rcaeval.tools import IncidentTools, ToolInputError, load_case_data
+from rcaeval.tools import IncidentTools, ToolFailed, ToolInputError, client_caller, load_case_data
 from rcaeval.tools._logindex import IndexedLogStore
 from rcaeval.tools._logstore import MemoryLogStore, parse_log_file
 

@@ -12,7 +12,8 @@ import orjson
 import pytest
 from tools_kit import PANIC_CASE, judge_bundle, run_scripted
 
-from rcaeval.examples._mcp import client_caller, investigate
+from rcaeval.examples._mcp import investigate
+from rcaeval.tools import client_caller
 
 
 def _lint(bundle: Path, *args: str) -> subprocess.CompletedProcess:

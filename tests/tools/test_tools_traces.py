@@ -13,8 +13,7 @@ from tools_kit import PANIC_CASE, run_scripted
 
 from rcaeval.bundle import lint_bundle
 from rcaeval.errors import InputError
-from rcaeval.examples._mcp import ToolFailed, client_caller
-from rcaeval.tools import IncidentTools, ToolInputError, load_case_data
+from rcaeval.tools import IncidentTools, ToolFailed, ToolInputError, client_caller, load_case_data
 
 TRACE = "5b8efff798038103d269b633813fc60c"
 

@@ -33,7 +33,8 @@ async def main() -> None:
     from mcp import Client, StdioServerParameters
 
     from rcaeval.examples._diagnosis import render_answer
-    from rcaeval.examples._mcp import client_caller, investigate
+    from rcaeval.examples._mcp import investigate
+    from rcaeval.tools import client_caller
 
     params = StdioServerParameters(command=server["command"], args=server["args"],
                                    env={**os.environ, **server["env"]})

@@ -74,7 +74,8 @@ async def investigate(path: str) -> None:
     from mcp import Client, StdioServerParameters
 
     from rcaeval.examples._diagnosis import render_answer
-    from rcaeval.examples._mcp import client_caller, investigate
+    from rcaeval.examples._mcp import investigate
+    from rcaeval.tools import client_caller
 
     server = json.loads(Path(path).read_text())["mcpServers"]["rcaeval"]
     params = StdioServerParameters(command=server["command"], args=server["args"],
