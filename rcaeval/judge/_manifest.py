@@ -2,8 +2,9 @@
 named phases (load, extract, scope, detect, decide, decide.verdict, write, write.unloadable,
 write.runs, release, defined, shadow). Python follows it: :func:`run_phase` runs a phase's SQL
 lines (a file that only defines TEMP views and macros once per connection, recorded in
-``j_defined``) and calls the phase's ``!step`` functions, and a step reaches its own SQL files only through
-:func:`step_files` / :func:`statement`, which refuse a file its manifest line does not name.
+``j_defined``) and calls the phase's ``!step`` functions, and a step reaches its own SQL
+files only through :func:`step_files` / :func:`statement`, which refuse a file its manifest
+line does not name.
 So the manifest is the one list of what the judge runs, and adding a stage is one SQL file
 plus one manifest line (CONTRIBUTING.md, "Recipe: add a judging stage").
 
