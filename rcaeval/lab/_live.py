@@ -17,12 +17,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from rcaeval.bundle import BundleError, parse_time
 from rcaeval.ingest import prometheus_series
 from rcaeval.lab import _http
 from rcaeval.lab._procs import LabError
 from rcaeval.lab._stack import CONFIG, psql, read_state
-from rcaeval.tools import CaseData, IncidentTools, LogLine, MemoryLogStore
+from rcaeval.tools import CaseData, IncidentTools, LogLine, MemoryLogStore, record_time
 
 CHECKS_SNAPSHOT = "logs/alert_checks.json"
 """The alert rules' checks as they stood when the injected scenario's alert fired: what
@@ -49,14 +48,6 @@ def live_metrics() -> list[str]:
     return [ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")]
 
 
-def _at(value: Any) -> datetime | None:
-    """A record's time, None when it is not one (as the recorded-case tools read stamps)."""
-    try:
-        return parse_time(value, "ts")
-    except BundleError:
-        return None
-
-
 def _iso(dt: datetime) -> str:
     return dt.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -73,7 +64,8 @@ def _service_logs(path: Path) -> list[LogLine]:
         # DETAIL) would split the captured entry and shift every later line's id
         msg = " ".join(str(rec.get("msg", "")).splitlines()) + (
             " " + json.dumps(extra, sort_keys=True) if extra else "")
-        out.append(LogLine(id=f"L-service-{no:05d}", ts=rec.get("ts"), at=_at(rec.get("ts")),
+        out.append(LogLine(id=f"L-service-{no:05d}", ts=rec.get("ts"),
+                           at=record_time(rec.get("ts")),
                            level=str(rec.get("level", "info")).upper(), component="service",
                            instance="service", message=msg))
     return out
@@ -87,7 +79,7 @@ def _postgres_logs(path: Path) -> list[LogLine]:
             continue
         stamp, pid, who, level, msg = m.groups()
         ts = stamp.replace(" ", "T") + "Z"
-        out.append(LogLine(id=f"L-postgres-{no:05d}", ts=ts, at=_at(ts),
+        out.append(LogLine(id=f"L-postgres-{no:05d}", ts=ts, at=record_time(ts),
                            level=PG_LEVEL[level], component="postgresql", instance="postgres",
                            message=f"[{pid}] {who + ' ' if who else ''}{level}: {msg}"))
     return out
@@ -155,8 +147,8 @@ class LabSource:
         if state is None:
             raise LabError(f"lab: not running in {lab_dir} (run `rcaeval lab up` first)")
         self.state = state
-        started = _at(state["started_at"])
-        injected = _at((state.get("scenario") or {}).get("injected_at"))
+        started = record_time(state["started_at"])
+        injected = record_time((state.get("scenario") or {}).get("injected_at"))
         # the window opens a minute before the injection (the healthy baseline), never
         # before the lab started
         self.start = window_start or (max(started, injected - timedelta(seconds=60))

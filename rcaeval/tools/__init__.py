@@ -23,7 +23,7 @@ from rcaeval.tools._catalog import (
 )
 from rcaeval.tools._client import ToolCaller, ToolFailed, client_caller
 from rcaeval.tools._data import CaseData, load_case_data
-from rcaeval.tools._logstore import LogLine, MemoryLogStore
+from rcaeval.tools._logstore import LogLine, MemoryLogStore, record_time
 from rcaeval.tools._token import TOKEN_ENV
 from rcaeval.tools._tools import IncidentTools, ToolInputError
 from rcaeval.tools._traces import load_spans, span_id
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
            "IncidentTools", "LogLine", "MemoryLogStore", "ToolCaller", "ToolFailed",
            "ToolInputError", "bridge", "build_server", "bundle_path", "client_caller",
-           "load_case_data", "run_server", "serve",
+           "load_case_data", "record_time", "run_server", "serve",
            "tool_output", "tools_of_channel", "tools_writing", "written_files", "TOKEN_ENV",
            "load_spans", "span_id"]
 

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from rcaeval._vocab import EVIDENCE_CHANNELS
-from rcaeval.bundle import GATE_STATUSES, BundleError, parse_time, read_case_meta
+from rcaeval.bundle import GATE_STATUSES, read_case_meta
 from rcaeval.errors import InputError
 from rcaeval.tools._logstore import (
     SAFE_ID,
@@ -25,6 +25,7 @@ from rcaeval.tools._logstore import (
     LogStore,
     MemoryLogStore,
     open_log_store,
+    record_time,
 )
 from rcaeval.tools._traces import load_spans
 
@@ -89,19 +90,12 @@ class CaseData:
         lo, hi = self.log_store.bounds()
         stamps = [at for at in (lo, hi) if at is not None]
         for s in self.series:
-            stamps += [_at(p[0]) for p in s.get("points") or [] if _at(p[0]) is not None]
-        stamps += [_at(e.get("ts")) for e in self.events if _at(e.get("ts")) is not None]
-        stamps += [_at(sp["start"]) for sp in self.spans]
+            stamps += [t for p in s.get("points") or [] if (t := record_time(p[0])) is not None]
+        stamps += [t for e in self.events if (t := record_time(e.get("ts"))) is not None]
+        stamps += [record_time(sp["start"]) for sp in self.spans]
         if not stamps:
             return self.window_start, self.window_end
         return _iso(min(stamps)), _iso(max(stamps))  # type: ignore[type-var]
-
-
-def _at(value: Any) -> datetime | None:
-    try:
-        return parse_time(value, "ts")
-    except BundleError:
-        return None
 
 
 def _iso(dt: datetime) -> str:

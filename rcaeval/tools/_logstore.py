@@ -43,7 +43,9 @@ def level_rank(level: str | None) -> int:
     return LEVELS.index(lvl) if lvl in LEVELS else -1
 
 
-def _at(value: Any) -> datetime | None:
+def record_time(value: Any) -> datetime | None:
+    """A record's time stamp as an aware UTC datetime (:func:`rcaeval.bundle.parse_time`), or
+    None when it is not one: how the incident tools read log, point, event and span stamps."""
     try:
         return parse_time(value, "ts")
     except BundleError:
@@ -151,7 +153,7 @@ def parse_log_file(path: Path, chunk: int = CHUNK_BYTES) -> Iterator[
                 continue
             m = match(line)
             ts, level, comp, msg = m.groups() if m else (None, None, None, line)
-            at = _at(ts) if ts else None
+            at = record_time(ts) if ts else None
             yield (no, ts if at else None, at, level.upper() if level else None, comp,
                    msg if at or not m else line)
 

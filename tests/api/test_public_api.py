@@ -203,7 +203,7 @@ FACADES = {
         "derive_rng", "generate_runs", "generate_sample", "load_scenarios"},
     "rcaeval.tools": {
         "LogLine", "MemoryLogStore", "ToolCaller", "ToolFailed", "bridge", "client_caller",
-        "run_server",
+        "record_time", "run_server",
         "TOKEN_ENV", "load_spans", "span_id",
         "ALWAYS_WRITTEN", "ON_OUTAGE", "OUTAGE_CHANNELS", "TOOL_OUTPUTS", "CaseData",
         "IncidentTools", "ToolInputError", "build_server", "bundle_path", "load_case_data", "serve",
