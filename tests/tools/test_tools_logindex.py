@@ -98,7 +98,7 @@ def _answers(tools: IncidentTools) -> list[bytes]:
 
 def _reference_lines(path: Path) -> list[tuple]:
     """Independent reference: the whole file decoded at once, then split into lines."""
-    from rcaeval.tools._logstore import LOG_RE, _at
+    from rcaeval.tools._logstore import LOG_RE, record_time
 
     out = []
     for no, line in enumerate(path.read_bytes().decode("utf-8", "replace").splitlines(), 1):
@@ -106,7 +106,7 @@ def _reference_lines(path: Path) -> list[tuple]:
             continue
         m = LOG_RE.match(line)
         ts, level, comp, msg = m.groups() if m else (None, None, None, line)
-        at = _at(ts) if ts else None
+        at = record_time(ts) if ts else None
         out.append((no, ts if at else None, at, level.upper() if level else None, comp,
                     msg if at or not m else line))
     return out
