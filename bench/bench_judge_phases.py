@@ -13,7 +13,9 @@ A ``!step`` line's time includes everything its step does (Python, the SQL it ru
 frames back); the second table splits the steps' files run through ``run_file``. ``outside the
 manifest`` is the rest of the re-judge: loading the registry and its rule tables, packets,
 judgment.json files, commits, checkpoints between chunks. CPU is the process's
-(``time.process_time``: DuckDB's threads included).
+(``time.process_time``: DuckDB's threads included). Lines whose files only define views and
+macros do not appear: the judge made them on the same connection, and a judging pass runs
+them once per connection (docs/judge.md, "The manifest").
 """
 
 from __future__ import annotations
