@@ -219,14 +219,20 @@ def _line_sql(line: Line) -> str:
     return read_statement(line.path, **line.fill) if line.fill else read_query(line.path)
 
 
+def _definition_key(line: Line) -> str | None:
+    """How j_defined names ``line`` if its file only defines views and macros: its text and its
+    SQL's hash (an edited file is a new definition); None for any other line."""
+    if line.names is not None or line.path is None:
+        return None
+    sql = _line_sql(line)
+    if not _defines_only(sql):
+        return None
+    return f"{line.text()} {hashlib.sha256(sql.encode()).hexdigest()[:16]}"
+
+
 def _definitions(line: Line) -> bool:
-    return line.names is None and line.path is not None and _defines_only(_line_sql(line))
-
-
-def _defined_key(line: Line) -> str:
-    """How j_defined names a definition line: its text and its SQL's hash (an edited file is a
-    new definition)."""
-    return f"{line.text()} {hashlib.sha256(_line_sql(line).encode()).hexdigest()[:16]}"
+    """Whether ``line`` only defines views and macros (run once per connection)."""
+    return _definition_key(line) is not None
 
 
 def _defined(con: duckdb.DuckDBPyConnection) -> set[str]:
@@ -290,10 +296,10 @@ def run_phase(con: duckdb.DuckDBPyConnection, name: str, steps: Steps | None = N
     agree). ``until``: stop before that step."""
     steps = steps or {}
     lines = phase(name)
-    defined = _defined(con) if any(_definitions(ln) for ln in lines) else set()
-    for line in lines:
+    keys = [_definition_key(ln) for ln in lines]
+    defined = _defined(con) if any(k is not None for k in keys) else set()
+    for line, key in zip(lines, keys, strict=True):
         if line.step is None:
-            key = _defined_key(line) if _definitions(line) else None
             if key is not None and key in defined:
                 continue  # its views and macros are already on this connection
             if _timer is None:

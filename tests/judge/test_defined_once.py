@@ -90,12 +90,12 @@ def test_an_edited_definition_file_is_a_new_definition(monkeypatch) -> None:
     setup_case(con, healthy_rows())
     run_judge_sql(con)
     line = next(ln for ln in M.phase("decide") if ln.path == "facts/derived.sql")
-    before = M._defined_key(line)
+    before = M._definition_key(line)
     edited = M._line_sql(line) + "\n-- edited\n"
     monkeypatch.setattr(M, "_line_sql", lambda ln: edited if ln == line else
                         (M.read_statement(ln.path, **ln.fill) if ln.fill
                          else M.read_query(ln.path)))
-    assert M._defined_key(line) != before
+    assert M._definition_key(line) != before
     ran, _ = _runs(con, 1)
     assert ran["facts/derived.sql"] == 1 and ran["facts/base.sql"] == 0
 
