@@ -26,12 +26,14 @@ CAPS: dict[str, int] = {
     "import": 4096 * MiB,
     "config": 1 * MiB,
     "artifact": 64 * MiB,
+    "labels": 256 * MiB,
 }
 """The largest file each kind of input may be, in bytes: ``harness`` responses (JSON, JSONL,
 Parquet), ``registry`` YAML files (one case.yaml, judge.yaml or suite file), ``offline``
-fixtures, release ``captures`` (each JSONL or Parquet file) and ``reviews``, ``import``
-(telemetry sources, ``db import`` Parquet), a release metrics ``artifact`` and small ``config``
-files (the semantic judge prompt, capture query files)."""
+fixtures, release ``captures`` (each JSONL or Parquet file) and ``reviews``, ``labels``
+sheets (``label import``), ``import`` (telemetry sources, ``db import`` Parquet), a release
+metrics ``artifact`` and small ``config`` files (the semantic judge prompt, capture query
+files)."""
 
 _KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
           stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory"}

@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 import polars as pl
 
+from rcaeval._inputs import read_input
 from rcaeval._paths import read_query
 from rcaeval._vocab import VERDICTS
 from rcaeval.errors import InputError
@@ -56,9 +57,13 @@ def _text(value: Any) -> str:
 
 def _read(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     fmt = sheet_format(path)
-    if not path.is_file():
-        raise InputError("no such sheet", file=str(path))
-    text = path.read_text(encoding="utf-8-sig")
+    data = read_input(path, "labels")  # not found: exit 6; a FIFO or device: exit 3
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not UTF-8 text (byte {exc.start + 1}: {exc.reason}); save the "
+                         "sheet as UTF-8", file=str(path), line=line) from None
     if fmt == "jsonl":
         rows: list[tuple[int, dict[str, str]]] = []
         columns: list[str] = []
