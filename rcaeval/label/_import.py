@@ -80,13 +80,19 @@ def _read(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
             rows.append((n, {k: _text(v) for k, v in obj.items()}))
         cols = set().union(*(r.keys() for _, r in rows)) if rows else set()
         return sorted(cols, key=lambda c: (c not in columns, c)), rows
+    # an exported sheet's answer and evidence cells may be long: a field may be as long as
+    # the file (capped), not only the csv module's 128 KiB
+    csv.field_size_limit(max(csv.field_size_limit(), len(data) + 1))
     reader = csv.DictReader(text.splitlines(keepends=True))
-    columns = list(reader.fieldnames or [])
     out = []
     start = 2
-    for rec in reader:
-        out.append((start, {k: _text(v) for k, v in rec.items() if k is not None}))
-        start = reader.line_num + 1
+    try:
+        columns = list(reader.fieldnames or [])
+        for rec in reader:
+            out.append((start, {k: _text(v) for k, v in rec.items() if k is not None}))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise InputError(f"not CSV: {exc}", file=str(path), line=reader.line_num) from None
     return columns, out
 
 

@@ -1,6 +1,7 @@
 """`rcaeval label import` reads the sheet as every user input is read (a missing sheet is
-exit 6, a FIFO exit 3 without blocking, bytes that are not UTF-8 exit 3 naming the line, never
-a traceback), and `label export` refuses an output path it cannot write before any work."""
+exit 6, a FIFO exit 3 without blocking, bytes that are not UTF-8 exit 3 naming the line, a
+cell over 128 KiB is read: never a traceback), and `label export` refuses an output path it
+cannot write before any work."""
 
 from __future__ import annotations
 
@@ -46,3 +47,19 @@ def test_export_to_an_unwritable_path_is_exit_3(sample_db: Path, tmp_path: Path,
     assert proc.returncode == 3, proc.stderr
     assert "Traceback" not in proc.stderr
     assert f"{target} [--out]" in proc.stderr, proc.stderr
+
+
+def test_a_long_cell_is_data_not_a_csv_error(sample_db: Path, tmp_path: Path) -> None:
+    import csv
+
+    with SAMPLE_LABELS.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    rows[0]["notes"] = "y" * 200_000  # an exported answer or evidence cell can be this long
+    sheet = tmp_path / "sheet.csv"
+    with sheet.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    proc = cli("label", "import", str(sheet), "--db", str(sample_db))
+    assert proc.returncode == 0, proc.stderr
+    assert f"{len(rows)} label(s) added" in proc.stdout, proc.stdout
