@@ -76,3 +76,23 @@ def test_write_metrics_json_refuses_a_directory_and_a_device(window: Path) -> No
     with pytest.raises(InputError, match="character device"):
         rel.write_metrics_json(m, Path("/dev/null"))
     assert not Path("/dev/null.sha256").exists()
+
+
+@pytest.mark.parametrize("name", ["../escaped", "/tmp/abs-sample", "", ".hidden"])
+def test_sample_name_is_one_file_name_under_out(tmp_path: Path, name: str) -> None:
+    (tmp_path / "out").mkdir()
+    proc = _cli("release", "sample", "--out", "out", "--n", "10", "--name", name,
+                "--no-shadow", cwd=tmp_path)
+    assert proc.returncode == 3, proc.stderr
+    assert "[--name]" in proc.stderr and "Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_sample_refuses_a_symlink_leading_outside_out(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "w.parquet").symlink_to(tmp_path / "outside.parquet")
+    with pytest.raises(InputError, match="outside"):
+        rel.write_sample(out, rel.SampleSpec(n=10), name="w")
+    assert not (tmp_path / "outside.parquet").exists()
