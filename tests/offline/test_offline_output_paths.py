@@ -40,3 +40,15 @@ def test_unwritable_output_is_exit_3(tmp_path: Path, name: str) -> None:
     assert "Traceback" not in proc.stderr
     assert f"{target} [--" in proc.stderr, proc.stderr
     assert (tmp_path / "afile").read_text() == "x"
+
+
+def test_sample_writes_nothing_through_a_symlink_leading_out(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "fixtures.jsonl").symlink_to(tmp_path / "outside.jsonl")
+    proc = subprocess.run([sys.executable, "-m", "rcaeval", "offline", "sample", "--out",
+                           str(out)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 3, proc.stderr
+    assert "outside" in proc.stderr and "[--out]" in proc.stderr
+    assert not (tmp_path / "outside.jsonl").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["fixtures.jsonl"]
