@@ -26,12 +26,14 @@ CAPS: dict[str, int] = {
     "import": 4096 * MiB,
     "config": 1 * MiB,
     "artifact": 64 * MiB,
+    "labels": 256 * MiB,
 }
 """The largest file each kind of input may be, in bytes: ``harness`` responses (JSON, JSONL,
 Parquet), ``registry`` YAML files (one case.yaml, judge.yaml or suite file), ``offline``
-fixtures, release ``captures`` (each JSONL or Parquet file) and ``reviews``, ``import``
-(telemetry sources, ``db import`` Parquet), a release metrics ``artifact`` and small ``config``
-files (the semantic judge prompt, capture query files)."""
+fixtures, release ``captures`` (each JSONL or Parquet file) and ``reviews``, ``labels``
+sheets (``label import``), ``import`` (telemetry sources, ``db import`` Parquet), a release
+metrics ``artifact`` and small ``config`` files (the semantic judge prompt, capture query
+files)."""
 
 _KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
           stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory"}
@@ -107,6 +109,17 @@ def read_input(path: str | os.PathLike[str], kind: str, *, cap: int | None = Non
         os.close(fd)
 
 
+def _check_ancestor(p: Path, field: str) -> None:
+    """A path that does not exist yet can be created only under a directory: its nearest
+    existing ancestor must be one (``out.json/x.csv`` with ``out.json`` a file is refused)."""
+    parent = p.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise InputError(f"cannot write here: {parent} is not a directory", file=str(p),
+                         field=field)
+
+
 def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
     """``path`` if a file can be written there: not an existing directory, FIFO or device,
     and its parent not a file. Checked before any work is done, so a bad ``--...-out`` is a
@@ -114,18 +127,33 @@ def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
     p = Path(path)
     try:
         st = os.stat(p)
-    except FileNotFoundError:
-        parent = p.parent
-        while not parent.exists() and parent != parent.parent:
-            parent = parent.parent
-        if parent.exists() and not parent.is_dir():
-            raise InputError(f"cannot write here: {parent} is not a directory", file=str(p),
-                             field=field) from None
+    except (FileNotFoundError, NotADirectoryError):
+        _check_ancestor(p, field)
         return p
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(p), field=field
                          ) from None
     if not stat.S_ISREG(st.st_mode):
         raise InputError(f"is {_describe(st.st_mode)}: name a file to write", file=str(p),
+                         field=field)
+    return p
+
+
+def check_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
+    """``path`` if a directory can be written there: an existing directory, or a path whose
+    nearest existing ancestor is a directory (checked before any work is done, like
+    :func:`check_output_file`)."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        _check_ancestor(p, field)
+        return p
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(p), field=field
+                         ) from None
+    if not stat.S_ISDIR(st.st_mode):
+        what = "a file" if stat.S_ISREG(st.st_mode) else _describe(st.st_mode)
+        raise InputError(f"is {what}: name a directory to write into", file=str(p),
                          field=field)
     return p

@@ -2,7 +2,8 @@
 -- the capture columns becomes one `capture_text` / `capture_input` row.
 -- reads: capture_source -- the Parquet file(s) or frame, with `filename` and
 --   `file_row_number` (0-based) added by the reader; every capture column must be present
---   (nulls allowed). Scalar columns may be any type (they are written as JSON values);
+--   (nulls allowed). Scalar columns may be any type (they are written as JSON values; a
+--   captured_at with a time zone as its UTC time);
 --   nested columns (response, harness, labels, tool_executions, knowledge_activations,
 --   review_ids; capture/2: knowledge, trace -- added as null columns when a capture/1 export
 --   lacks them) may be JSON text or structs/lists.
@@ -18,7 +19,12 @@ CREATE OR REPLACE TEMP VIEW capture_text AS
 SELECT filename                              AS src,
        file_row_number + 1                   AS line,
        to_json(capture_id)                   AS capture_id,
-       to_json(captured_at)                  AS captured_at,
+       -- a timestamp with time zone (Parquet's UTC-adjusted timestamp, a polars Datetime
+       -- with a time zone) is written as its UTC time (the session is UTC): as JSON it would
+       -- carry a "+00" offset, which the timestamp rule does not accept
+       CASE WHEN typeof(captured_at) = 'TIMESTAMP WITH TIME ZONE'
+            THEN to_json(CAST(captured_at AS TIMESTAMP))
+            ELSE to_json(captured_at) END    AS captured_at,
        to_json(stage)                        AS stage,
        to_json(population)                   AS population,
        to_json(incident_id)                  AS incident_id,

@@ -85,6 +85,10 @@ def register(app: typer.Typer) -> None:
             from rcaeval.errors import InputError
 
             raise InputError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+        if out is not None:
+            from rcaeval._inputs import check_output_file
+
+            check_output_file(out, field="--out")
         read_only = resolve_db_path(db_path) is not None
         with connect(db_path, read_only=read_only) as s:
             result = diff_against_baseline(s, run_id, registry, score_tolerance=score_tolerance,

@@ -49,8 +49,13 @@ def register(app: typer.Typer) -> None:
             help="Override RCA_HARNESS_GATE3_OUTCOME: what a remaining gate-3 failure ends "
             "as (insufficient_evidence | degraded).")] = None,
     ) -> None:
+        from rcaeval._inputs import check_output_file
         from rcaeval.harness import HarnessConfig
 
+        if out is not None:
+            check_output_file(out, field="--out")
+        if checks_out is not None:
+            check_output_file(checks_out, field="--checks-out")
         config = HarnessConfig.from_env().replace(
             pass_score=pass_score, max_repair_attempts=max_repair_attempts,
             gate3_outcome=gate3_outcome)

@@ -132,8 +132,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Score predictions exactly as OpenRCA's evaluator does: rows, strict, partial, mean,
         per-criterion accuracy beside the no-information baseline, Wilson intervals."""
+        from rcaeval._inputs import check_output_file
         from rcaeval.offline import render_openrca_summary, score_openrca
 
+        if out is not None:
+            check_output_file(out, field="--out")
         result = score_openrca(query, predictions, out)
         if as_json:
             typer.echo(json.dumps(result.summary.as_dict(), indent=2))
@@ -160,8 +163,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """AC@k and Avg@k of ranked candidate lists (RCAEval style) beside the chance
         baseline (a random ranking of each case's candidates) and the lift over it."""
+        from rcaeval._inputs import check_output_file
         from rcaeval.offline import render_ranked, score_ranked
 
+        if out is not None:
+            check_output_file(out, field="--out")
         result = score_ranked(truth, ranks, out, max_k)
         typer.echo(json.dumps(result.as_dict(), indent=2) if as_json else render_ranked(result))
 

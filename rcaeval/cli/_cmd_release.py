@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from rcaeval._inputs import check_output_dir, check_output_file
 from rcaeval.cli._opts import DbOpt
 
 GATE_EXIT_HELP = (
@@ -59,6 +60,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from rcaeval.release import check_confidence, load_key, measure, write_metrics_json
 
+        check_output_file(out, field="--out")
+        check_output_file(f"{out}.sha256", field="--out")
         check_confidence(confidence)
         key = load_key(sign_key, field="sign_key")
         m = measure(captures, window, reviews=reviews, stage=stage, confidence=confidence,
@@ -104,6 +107,8 @@ def register(app: typer.Typer) -> None:
         from rcaeval.errors import GateFailed
         from rcaeval.release import check_gate, load_artifact
 
+        if json_out is not None:
+            check_output_file(json_out, field="--json-out")
         doc = load_artifact(artifact, verify_key=verify_key)
         res = check_gate(doc, allow_synthetic=allow_synthetic, strict=strict, stage=stage,
                          max_age_days=max_age_days, require_package=require_package,
@@ -150,6 +155,8 @@ def register(app: typer.Typer) -> None:
         from rcaeval.release import stored_windows
         from rcaeval.store import connect
 
+        if json_out is not None:
+            check_output_file(json_out, field="--json-out")
         with connect(db, read_only=True) as store:
             frame = stored_windows(store, stage=stage, include_synthetic=synthetic)
         _print_frame("release windows", frame.select(
@@ -182,6 +189,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         from rcaeval.release import SampleSpec, write_sample, write_shadow, write_synthetic_files
 
+        check_output_dir(out, field="--out")
         spec = SampleSpec(n=n, seed=seed)
         info = write_sample(out, spec, name=name)
         files = write_synthetic_files(out)
@@ -259,6 +267,8 @@ def register(app: typer.Typer) -> None:
         from rcaeval.release import verified_actions
         from rcaeval.store import connect
 
+        if out is not None:
+            check_output_file(out, field="--out")
         with connect(db, read_only=True) as store:
             frame = verified_actions(store)
         _print_frame("verified actions", frame)
@@ -281,10 +291,14 @@ def register(app: typer.Typer) -> None:
 
         from rcaeval.release import knowledge_candidates
 
+        check_output_file(out, field="--out")
+        if rejected_out is not None:
+            check_output_file(rejected_out, field="--rejected-out")
         res = knowledge_candidates(reviews_file, captures)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(b"".join(orjson.dumps(c) + b"\n" for c in res.candidates))
         if rejected_out is not None:
+            rejected_out.parent.mkdir(parents=True, exist_ok=True)
             rejected_out.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in res.rejected))
         paths: dict[str, int] = {}
         for c in res.candidates:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from rcaeval._inputs import check_output_file
+from rcaeval._inputs import check_output_dir, check_output_file
 from rcaeval.cli._console import table_width
 from rcaeval.errors import ExitCode
 from rcaeval.offline import FixtureError
@@ -139,7 +139,7 @@ def sample_command(out: Path | None, seed: int | None) -> int:
     from rcaeval._paths import data_dir
     from rcaeval.offline import OFFLINE_SEED, generate_offline_sample
 
-    root = out or data_dir() / "offline"
+    root = check_output_dir(out or data_dir() / "offline", field="--out")
     info = generate_offline_sample(root, OFFLINE_SEED if seed is None else seed)
     top = info["known_top1"]
     _OUT.print(f"wrote {info['fixtures']} fixtures, {info['novel_e2e']} gate captures and "
@@ -157,6 +157,10 @@ def mutate_command(fixtures: Path | None, bundles: Path | None, out: Path,
     if (fixtures is None) == (bundles is None):
         raise InputError("give exactly one of --fixtures and --bundles", field="--fixtures")
     names = mutations or list(MUTATIONS)
+    if fixtures is not None:
+        check_output_file(out, field="--out")
+    else:
+        check_output_dir(out, field="--out")
     if fixtures is not None:
         mutated, skipped = mutate_fixtures(fixtures, names, cases)
         for msg in skipped:

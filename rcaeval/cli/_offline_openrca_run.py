@@ -32,10 +32,15 @@ def register(offline: typer.Typer) -> None:
         (the scoring points judge.yaml keeps): rows, strict, partial, mean, per criterion."""
         import tempfile
 
+        from rcaeval._inputs import check_output_dir, check_output_file
         from rcaeval._paths import registry_dir
         from rcaeval.corpora import export_openrca, openrca_scores, run_answers
         from rcaeval.offline import read_openrca_query, render_openrca_summary, summarise_openrca
 
+        if out is not None:
+            check_output_file(out, field="--out")
+        if export is not None:
+            check_output_dir(export, field="--export")
         root = registry if registry is not None else registry_dir()
         answers = run_answers(audit_run_dir)
         scores = openrca_scores(root, answers)

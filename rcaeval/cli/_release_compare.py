@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from rcaeval._inputs import check_output_file
+
 COMPARE_EXIT_HELP = (
     "Exit codes: 0 promote (the shadow artifact passes every gate threshold and is "
     "significantly worse on no paired rate); 4 block (it fails a threshold, or McNemar finds "
@@ -48,6 +50,8 @@ def register_compare(release: typer.Typer) -> None:
         from rcaeval.errors import GateFailed, InputError
         from rcaeval.release import compare, load_artifact
 
+        if json_out is not None:
+            check_output_file(json_out, field="--json-out")
         if (active is None) == (staging is None):
             raise InputError("give exactly one of --active and --staging (the artifact the "
                              "shadow one is compared with)", field="--active")

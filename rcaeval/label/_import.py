@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 import polars as pl
 
+from rcaeval._inputs import read_input
 from rcaeval._paths import read_query
 from rcaeval._vocab import VERDICTS
 from rcaeval.errors import InputError
@@ -56,9 +57,13 @@ def _text(value: Any) -> str:
 
 def _read(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
     fmt = sheet_format(path)
-    if not path.is_file():
-        raise InputError("no such sheet", file=str(path))
-    text = path.read_text(encoding="utf-8-sig")
+    data = read_input(path, "labels")  # not found: exit 6; a FIFO or device: exit 3
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not UTF-8 text (byte {exc.start + 1}: {exc.reason}); save the "
+                         "sheet as UTF-8", file=str(path), line=line) from None
     if fmt == "jsonl":
         rows: list[tuple[int, dict[str, str]]] = []
         columns: list[str] = []
@@ -75,13 +80,19 @@ def _read(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
             rows.append((n, {k: _text(v) for k, v in obj.items()}))
         cols = set().union(*(r.keys() for _, r in rows)) if rows else set()
         return sorted(cols, key=lambda c: (c not in columns, c)), rows
+    # an exported sheet's answer and evidence cells may be long: a field may be as long as
+    # the file (capped), not only the csv module's 128 KiB
+    csv.field_size_limit(max(csv.field_size_limit(), len(data) + 1))
     reader = csv.DictReader(text.splitlines(keepends=True))
-    columns = list(reader.fieldnames or [])
     out = []
     start = 2
-    for rec in reader:
-        out.append((start, {k: _text(v) for k, v in rec.items() if k is not None}))
-        start = reader.line_num + 1
+    try:
+        columns = list(reader.fieldnames or [])
+        for rec in reader:
+            out.append((start, {k: _text(v) for k, v in rec.items() if k is not None}))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise InputError(f"not CSV: {exc}", file=str(path), line=reader.line_num) from None
     return columns, out
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from rcaeval._inputs import check_output_file
 from rcaeval._paths import read_query
 from rcaeval._vocab import BUCKETS
 from rcaeval.errors import InputError, NotFoundError
@@ -128,6 +129,7 @@ def export_sheet(store: Store, run_id: str, out: str | Path, *,
     :func:`sheet_rows`. Returns the path written."""
     out = Path(out)
     sheet_format(out)
+    check_output_file(out, field="--out")
     rows = sheet_rows(store, run_id, cases=cases, blind=blind,
                       registry=Path(registry) if registry else None)
     return write_sheet(rows, out)

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from rcaeval._ids import child_path
 from rcaeval.harness import HarnessConfig, check
 from rcaeval.offline._fixture import Fixture, dump_fixtures, read_fixtures
 from rcaeval.offline._score import score_fixtures, write_baseline
@@ -190,13 +191,16 @@ def sample_fixtures(seed: int = OFFLINE_SEED) -> tuple[list[Fixture], list[Fixtu
 
 def generate_offline_sample(out_dir: str | Path, seed: int = OFFLINE_SEED) -> dict[str, Any]:
     """Write fixtures.jsonl, novel_e2e.jsonl and baseline.json under ``out_dir``; return
-    a summary (counts, known Top-1)."""
+    a summary (counts, known Top-1). A file there that is a symlink leading outside
+    ``out_dir`` is refused before anything is written (:func:`rcaeval._ids.child_path`)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    fixtures, novel, baseline = (child_path(out, name, what="--out") for name in (
+        "fixtures.jsonl", "novel_e2e.jsonl", "baseline.json"))
     rows, gate = sample_fixtures(seed)
-    (out / "fixtures.jsonl").write_bytes(dump_fixtures(rows))
-    (out / "novel_e2e.jsonl").write_bytes(dump_fixtures(gate))
-    score = score_fixtures(read_fixtures(out / "fixtures.jsonl"))
-    base = write_baseline(score, out / "baseline.json")
+    fixtures.write_bytes(dump_fixtures(rows))
+    novel.write_bytes(dump_fixtures(gate))
+    score = score_fixtures(read_fixtures(fixtures))
+    base = write_baseline(score, baseline)
     return {"fixtures": len(rows), "novel_e2e": len(gate),
             "known_top1": base["known_top1"], "seed": seed}

@@ -12,6 +12,7 @@ import duckdb
 import orjson
 import polars as pl
 
+from rcaeval._inputs import read_input
 from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.metrics import compute_metrics, metric_registry
@@ -201,9 +202,10 @@ def read_baseline(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     if not p.exists():
         raise NotFoundError(f"{p}: no such baseline file")
+    raw = read_input(p, "offline", field="--baseline")  # a FIFO or device: exit 3, no block
     try:
-        data = orjson.loads(p.read_bytes())
-    except (OSError, orjson.JSONDecodeError) as exc:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
         raise InputError(f"not a JSON baseline: {exc}", file=str(p)) from None
     if not isinstance(data, dict) or data.get("format") != BASELINE_FORMAT:
         raise InputError(f"format must be {BASELINE_FORMAT!r}", file=str(p), field="format")

@@ -16,8 +16,9 @@ import duckdb
 import orjson
 import polars as pl
 
+from rcaeval._inputs import check_input_file
 from rcaeval._paths import read_query
-from rcaeval.errors import InputError, NotFoundError
+from rcaeval.errors import InputError
 
 _FIELD_LIMIT = 1 << 28
 """Largest CSV field accepted (the csv module's default of 128 KiB is too small for long
@@ -33,10 +34,10 @@ class Record:
 
 
 def _check_exists(path: Path) -> None:
-    if not path.exists():
-        raise NotFoundError(f"{path}: no such file")
-    if path.is_dir():
-        raise InputError("is a directory, expected a file", file=str(path))
+    """A regular file within the ``offline`` cap (rcaeval._inputs): a FIFO, a device or a
+    directory is refused before it is opened (opening a FIFO would block, a device never
+    end); a missing file is not found."""
+    check_input_file(path, "offline")
 
 
 def _csv_rows(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, list[str]]]:

@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from rcaeval._paths import read_query
+from rcaeval.errors import InputError
 from rcaeval.release._gate import check_gate, load_artifact
+from rcaeval.release._models import STAGES
 from rcaeval.release._thresholds import GATE
 
 if TYPE_CHECKING:
@@ -159,6 +161,10 @@ def stored_windows(store: Store, *, stage: str | None = None,
     """One row per stored window (``queries/release/windows_list.sql``), oldest first: the
     window, stage, gate decision (point and strict), failing metrics, captures, the
     measurement job revision, the artifact checksum, and how many times the window was
-    measured (``measurements``; the row is the latest)."""
+    measured (``measurements``; the row is the latest). An unknown ``stage`` is an
+    :class:`InputError` (it would list nothing, as if no window had been stored)."""
+    if stage is not None and stage not in (*STAGES, ALL_STAGES):
+        raise InputError(f"stage must be one of {', '.join((*STAGES, ALL_STAGES))}, got "
+                         f"{stage!r}", field="stage")
     return store.sql(read_query("release/windows_list.sql"),
                      {"stage": stage, "include_synthetic": include_synthetic})

@@ -16,6 +16,7 @@ import orjson
 import polars as pl
 
 import rcaeval
+from rcaeval._inputs import check_output_file
 from rcaeval._paths import queries_dir
 from rcaeval.errors import InputError
 from rcaeval.metrics import compute_metrics, get_metric
@@ -308,6 +309,8 @@ def sign(doc: dict[str, Any], key: Any) -> dict[str, Any]:
 
 
 def write_document(doc: dict[str, Any], out: Path) -> str:
+    out = check_output_file(out, field="out")
+    check_output_file(f"{out}.sha256", field="out")
     out.parent.mkdir(parents=True, exist_ok=True)
     data = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
     out.write_bytes(data)

@@ -94,13 +94,29 @@ def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+"""What ``surrogateescape`` decodes a byte that is not UTF-8 to."""
+
+
 def _rows(rf: ReviewFile) -> Iterator[tuple[int, Any]]:
     """The rows of ``rf.path`` as (line, parsed object); a line that is not JSON becomes a
     problem. JSON lines (``.jsonl``) or CSV (``.csv``; scores as ``score_<name>`` columns)."""
     p = Path(rf.path)
     if p.suffix == ".csv":
-        text = read_input(p, "reviews").decode("utf-8-sig", errors="strict")
+        data = read_input(p, "reviews")
+        # bytes that are not UTF-8 become lone surrogates: the row holding them is a problem
+        # of its own, every other row is read
+        text = data.decode("utf-8-sig", errors="surrogateescape")
+        # a field may be as long as the file (the file is capped), not only 128 KiB
+        csv.field_size_limit(max(csv.field_size_limit(), len(data) + 1))
         reader = csv.DictReader(io.StringIO(text, newline=""))
+        try:
+            names = reader.fieldnames
+        except csv.Error as exc:
+            raise InputError(f"not CSV: {exc}", file=str(p), line=1) from None
+        if any(_NOT_UTF8.search(n) for n in names or []):
+            raise InputError("the CSV header is not UTF-8 text; save the file as UTF-8",
+                             file=str(p), line=1)
         missing = [c for c in ("review_id", "analysis_hash", "reviewed_at", "case_type",
                                "hard_gate_assessment") if c not in (reader.fieldnames or [])]
         missing += [SCORE_COLUMN_PREFIX + s for s in REVIEW_SCORES
@@ -108,7 +124,21 @@ def _rows(rf: ReviewFile) -> Iterator[tuple[int, Any]]:
         if missing:
             raise InputError(f"CSV header lacks column(s) {', '.join(missing)}", file=str(p),
                              line=1, field=missing[0])
-        for row in reader:
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                raise InputError(f"not CSV: {exc}", file=str(p),
+                                 line=reader.line_num) from None
+            bad = [k or "(extra cells)" for k, v in row.items()
+                   if any(isinstance(c, str) and _NOT_UTF8.search(c)
+                          for c in (v if isinstance(v, list) else [v]))]
+            if bad:
+                rf.problems.append(_problem(rf.path, reader.line_num, bad[0],
+                                            "not UTF-8 text; save the file as UTF-8"))
+                continue
             yield reader.line_num, _csv_row(row)
     elif p.suffix in (".jsonl", ".ndjson"):
         with p.open("rb") as fh:

@@ -17,6 +17,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from rcaeval._ids import check_id, child_path
 from rcaeval.release._captures import CAPTURE_COLUMNS, OPTIONAL_COLUMNS
 from rcaeval.release._models import REVIEW_SCORES
 
@@ -349,8 +350,8 @@ def write_shadow(out_dir: Path, spec: SampleSpec = SampleSpec(), *,
     """Write the shadow window of the sample (``generate_shadow``) to
     ``<out_dir>/shadow/shadow-window.parquet`` (a directory of its own, so ``--captures
     <out_dir>`` never mixes the two windows)."""
-    path = out_dir / "shadow" / "shadow-window.parquet"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    (out_dir / "shadow").mkdir(parents=True, exist_ok=True)
+    path = child_path(out_dir, "shadow", "shadow-window.parquet", what="out")
     return {"captures": str(path), "n_captures": _write_parquet(path, generate_shadow(spec),
                                                                   batch)}
 
@@ -358,10 +359,13 @@ def write_shadow(out_dir: Path, spec: SampleSpec = SampleSpec(), *,
 def write_sample(out_dir: Path, spec: SampleSpec = SampleSpec(), *,
                  name: str = "sample-window", batch: int = 50_000) -> dict[str, Any]:
     """Write ``<name>.parquet`` (nested columns as JSON text, zstd) and ``reviews.jsonl`` into
-    ``out_dir``. Returns counts."""
+    ``out_dir``. Returns counts. ``name`` is one plain file-name part (no path separator, not
+    hidden); a file there that is a symlink leading outside ``out_dir`` is refused."""
+    check_id(name, field="--name")
     out_dir.mkdir(parents=True, exist_ok=True)
-    cap_path = out_dir / f"{name}.parquet"
-    rev_path = out_dir / ("reviews.jsonl" if name == "sample-window" else f"{name}.reviews.jsonl")
+    cap_path = child_path(out_dir, f"{name}.parquet", what="--name")
+    rev_path = child_path(out_dir, "reviews.jsonl" if name == "sample-window"
+                          else f"{name}.reviews.jsonl", what="--name")
     n_caps = n_revs = 0
     rows: list[dict[str, Any]] = []
     with pq.ParquetWriter(cap_path, _SCHEMA, compression="zstd") as writer, \

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rcaeval._ids import child_path
 from rcaeval.metrics import get_metric
 from rcaeval.release._metrics import METRICS_FORMAT, measurement_job, seal, write_document
 from rcaeval.release._models import CASE_TYPES
@@ -87,7 +88,7 @@ def write_synthetic_files(out_dir: Path) -> list[Path]:
     """``release_gate.synthetic.{pass,fail,borderline}.json`` in ``out_dir``."""
     out: list[Path] = []
     for name, vals in (("pass", PASSING), ("fail", FAILING), ("borderline", BORDERLINE)):
-        path = out_dir / f"release_gate.synthetic.{name}.json"
+        path = child_path(out_dir, f"release_gate.synthetic.{name}.json", what="out")
         doc = synthetic_artifact(vals, name)
         doc["provenance"]["output"]["path"] = path.name
         write_document(seal(doc), path)

@@ -174,6 +174,17 @@ def resolve_store(db: str | Path | None, run_id: str) -> Path:
     return db_path
 
 
+def check_html_out(html: str | Path) -> Path:
+    """``html`` resolved, once it and the ``.ipynb`` beside it are files that can be written
+    (a directory, a device or a path under a file is exit 3, before anything runs)."""
+    from rcaeval._inputs import check_output_file
+
+    out = Path(html).resolve()
+    check_output_file(out, field="--html")
+    check_output_file(out.with_suffix(".ipynb"), field="--html")
+    return out
+
+
 def execute_to_html(src: str | Path, html: str | Path, params: dict[str, Any], *,
                     show_code: bool = False, timeout_s: int = 600) -> tuple[Any, Path, Path]:
     """Execute the notebook ``src`` with papermill (kernel :data:`KERNEL_NAME`, working
@@ -187,7 +198,7 @@ def execute_to_html(src: str | Path, html: str | Path, params: dict[str, Any], *
     src = Path(src)
     if not src.is_file():
         raise NotFoundError(f"notebook {src} does not exist")
-    out = Path(html).resolve()
+    out = check_html_out(html)
     ipynb = out.with_suffix(".ipynb")
     out.parent.mkdir(parents=True, exist_ok=True)
     error = _papermill(src, ipynb, params, timeout_s)
@@ -374,7 +385,7 @@ def render_release_gate_notebook(
     from rcaeval._paths import notebooks_dir
     from rcaeval.release import check_gate, load_artifact
 
-    html = Path(out) if out is not None else Path("release_gate.html")
+    html = check_html_out(out if out is not None else "release_gate.html")
     problems: tuple[dict[str, Any], ...] = ()
     if db is not None:
         _existing_store(db)

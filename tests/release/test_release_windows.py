@@ -197,3 +197,15 @@ def test_trend_orders_overlapping_windows_and_names_what_it_leaves_out(tmp_path)
         axis_order = re.search(r'"sort": (\["2026[^]]*\])', json.dumps(chart.to_dict()))
         assert axis_order and json.loads(axis_order[1]) == order   # the x axis, in order
         assert "<svg" in rc.chart_svg(chart)
+
+
+def test_windows_of_an_unknown_stage_is_exit_3_not_an_empty_list(artifacts, tmp_path):
+    db = tmp_path / "s.duckdb"
+    assert _cli("record", str(artifacts["w1"]), "--db", str(db), cwd=tmp_path).returncode == 0
+    bad = _cli("windows", "--db", str(db), "--stage", "stagign", cwd=tmp_path)
+    assert bad.returncode == 3, bad.stdout + bad.stderr
+    assert "[stage]" in bad.stderr and "'stagign'" in bad.stderr
+    good = _cli("windows", "--db", str(db), "--stage", "all", cwd=tmp_path)
+    assert good.returncode == 0 and "(1)" in good.stdout, good.stdout
+    with st.connect(db) as s, pytest.raises(InputError, match="stage must be one of"):
+        rel.stored_windows(s, stage="stagign")
