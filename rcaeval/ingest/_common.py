@@ -79,18 +79,20 @@ def unix_int(value: Any, path: str | Path, field: str, line: int | None = None) 
     return int(value)
 
 
-def _checked(path: Path) -> Path:
-    if not path.is_file():
-        raise source_error("no such file", path)
-    if os.path.getsize(path) > MAX_SOURCE_BYTES:
-        raise source_error(f"larger than {MAX_SOURCE_BYTES} bytes", path)
-    return path
+def read_source(path: Path) -> bytes:
+    """The bytes of one source file, read as every user input file is
+    (:func:`rcaeval._inputs.read_input`): a missing file is not found (exit 6); a FIFO,
+    device, socket or directory, or a file over :data:`MAX_SOURCE_BYTES`, is an input error
+    naming it (exit 3), and opening never blocks."""
+    from rcaeval._inputs import read_input
+
+    return read_input(path, "import", cap=MAX_SOURCE_BYTES)
 
 
 def read_json(path: Path) -> Any:
     """A source file holding one JSON document."""
     try:
-        return orjson.loads(_checked(path).read_bytes())
+        return orjson.loads(read_source(path))
     except orjson.JSONDecodeError as exc:
         raise source_error(f"not valid JSON: {exc}", path, line=exc.lineno) from exc
 
@@ -98,7 +100,7 @@ def read_json(path: Path) -> Any:
 def json_documents(path: Path) -> Iterator[tuple[int | None, Any]]:
     """The JSON documents of a file: one document (line None), or JSON Lines (one per
     non-blank line, with its 1-based line number) - what exporters write either way."""
-    raw = _checked(path).read_bytes()
+    raw = read_source(path)
     try:
         yield None, orjson.loads(raw)
         return

@@ -56,11 +56,30 @@ def incident_update(target: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         if dest.is_dir():
             shutil.copytree(dest, work, symlinks=True, dirs_exist_ok=True)
+            _refuse_escaping_links(work, dest)
         yield work
         _swap_in(work, dest)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+def _refuse_escaping_links(work: Path, dest: Path) -> None:
+    """An input error naming the first symlink of the copied incident dir that resolves
+    outside it (``metrics.json -> /home/me/.bashrc``, ``logs -> /etc``): the import would
+    write through it, outside ``--out``. Symlinks between the dir's own files are kept."""
+    real_work = work.resolve()
+    for dirpath, dirnames, filenames in os.walk(work):
+        for name in sorted(dirnames + filenames):
+            path = Path(dirpath) / name
+            if not path.is_symlink():
+                continue
+            real = path.resolve()
+            if real != real_work and not real.is_relative_to(real_work):
+                shown = dest / path.relative_to(work)
+                raise InputError(f"is a symlink to {os.readlink(path)!r}, outside the incident "
+                                 "dir: an import never writes through it (replace it with the "
+                                 "file itself)", file=str(shown), field="--out")
 
 
 def _swap_in(work: Path, dest: Path) -> None:

@@ -135,8 +135,6 @@ def plain_entries(path: Path, *, instance: str | None = None, component: str | N
     if fmt is not None and fmt not in PARSERS:
         raise InputError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}",
                          field="--format")
-    if not path.is_file():
-        raise source_error("no such file", path)
     text = read_input(path, "import").decode("utf-8", "replace")
     inst = instance or path.name.split(".")[0] or "log"
     comp = component or inst
