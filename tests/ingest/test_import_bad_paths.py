@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from ingest_kit import DATA, rcaeval, snapshot
 
 SOURCES = ["otlp", "loki", "logs", "journal", "kube-events", "kube-pods", "prometheus",
