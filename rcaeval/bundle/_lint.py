@@ -136,7 +136,8 @@ def lint_bundle(case_dir: str | Path, *, case: str | Path | None = None,
     registry case dir or a workspace), else the ``case.json`` a workspace or audit dir holds.
     """
     lt = _Linter(Path(case_dir), max_file_bytes)
-    scope = read_case_meta(case if case is not None else case_dir)
+    scope = read_case_meta(case, required=True) if case is not None else \
+        read_case_meta(case_dir)
     res = resolve_bundle(lt.fs)
     if res.bundle_dir is None:
         lt.add("error", C.REPORT, "bundle_resolved", res.reason)

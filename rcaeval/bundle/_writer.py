@@ -24,7 +24,15 @@ import orjson
 from rcaeval._seal import SEAL_FILE, Sealer
 from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.bundle import _contract as C
-from rcaeval.bundle._basics import BundleError, _dump, _load, check_id, parse_time, utc_now
+from rcaeval.bundle._basics import (
+    BundleError,
+    _dump,
+    _load,
+    append_bytes,
+    check_id,
+    parse_time,
+    utc_now,
+)
 from rcaeval.bundle._lock import BundleLock, Signature, locked, signature
 from rcaeval.bundle._writer_analysis import AnalysisWriter
 
@@ -145,10 +153,8 @@ class BundleWriter(AnalysisWriter):
         if detail is not None:
             line["detail"] = detail
         line.update(extra)
-        path = self.root / C.TELEMETRY
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "ab") as fh:
-            fh.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE, default=str))
+        append_bytes(self.root, C.TELEMETRY,
+                     orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE, default=str))
 
     # -- evidence ----------------------------------------------------------------------------
     @locked
@@ -269,7 +275,7 @@ class BundleWriter(AnalysisWriter):
                        f"{c['name']}@{c.get('instance') or ''}", merged[(c["name"],
                                                                         c.get("instance"))])
         self.components = list(merged.values())
-        _dump(self.root / "evidences/component_health.json", {"components": self.components})
+        _dump(self.root, "evidences/component_health.json", {"components": self.components})
         self._dump_seals()
 
     @locked
@@ -298,7 +304,7 @@ class BundleWriter(AnalysisWriter):
             self.checks[rid] = {"id": rid, **{k: v for k, v in c.items() if k != "id"}}
             self._seal(C.GATE_CHECKS, rid, self.checks[rid])
             out.append(rid)
-        _dump(self.root / C.GATE_CHECKS, {"checks": list(self.checks.values())})
+        _dump(self.root, C.GATE_CHECKS, {"checks": list(self.checks.values())})
         self._dump_seals()
         return out
 
@@ -321,7 +327,7 @@ class BundleWriter(AnalysisWriter):
                                   f"not one of {', '.join(C.SPAN_STATUSES)}")
             self.spans[rid] = {"id": rid, **{k: v for k, v in sp.items() if k != "id"}}
             out.append(rid)
-        _dump(self.root / C.TRACES, {"spans": list(self.spans.values())})
+        _dump(self.root, C.TRACES, {"spans": list(self.spans.values())})
         return out
 
     @locked
@@ -331,7 +337,7 @@ class BundleWriter(AnalysisWriter):
         if not (isinstance(tid, (str, int)) and str(tid).strip()) and not (
                 isinstance(alerts, list) and alerts):
             raise BundleError("ticket_context", "a ticket needs a ticket_id or alerts")
-        _dump(self.root / "evidences/ticket_context.json", dict(ticket))
+        _dump(self.root, "evidences/ticket_context.json", dict(ticket))
         self._seal("evidences/ticket_context.json", "*", dict(ticket))
         self._dump_seals()
         self.milestone("ticket_context.loaded", detail=str(tid or f"{len(alerts)} alerts"))
@@ -339,7 +345,7 @@ class BundleWriter(AnalysisWriter):
     @locked
     def set_architecture(self, topology: Mapping[str, Any]) -> None:
         """``evidences/cluster_meta.json`` plus ``architecture_context.loaded``."""
-        _dump(self.root / "evidences/cluster_meta.json", dict(topology))
+        _dump(self.root, "evidences/cluster_meta.json", dict(topology))
         self._seal("evidences/cluster_meta.json", "*", dict(topology))
         self._dump_seals()
         comps = topology.get("components")
@@ -357,7 +363,7 @@ class BundleWriter(AnalysisWriter):
             summary["ids"]["alerts"] = list(self.checks)
         if self.spans:
             summary["ids"]["traces"] = list(self.spans)
-        _dump(self.root / C.SUMMARY_FILES[0], summary)
+        _dump(self.root, C.SUMMARY_FILES[0], summary)
         self.milestone("summary.read")
         return summary
 
@@ -388,18 +394,18 @@ class BundleWriter(AnalysisWriter):
                     lvl = str(e.get("level") or "UNKNOWN")
                     by_level[lvl] = by_level.get(lvl, 0) + 1
                 doc["stats"] = {"total": len(self.records["logs"]), "by_level": by_level}
-            _dump(self.root / path, doc)
+            _dump(self.root, path, doc)
             self.channels[ch]["count"] = len(self.records[ch])
         if self.errors:
-            _dump(self.root / "evidences/collection_errors.json", {"errors": self.errors})
+            _dump(self.root, "evidences/collection_errors.json", {"errors": self.errors})
         report: dict[str, Any] = {
             "metadata": {**self.metadata, "generated_at": utc_now()},
             "channels": self.channels,
             "analysis": self.analysis,
         }
-        _dump(self.root / C.REPORT, report)
+        _dump(self.root, C.REPORT, report)
         self._dump_seals()
 
     def _dump_seals(self) -> None:
         if self._sealer is not None and self._sealer.dirty:
-            _dump(self.root / SEAL_FILE, self._sealer.document())
+            _dump(self.root, SEAL_FILE, self._sealer.document())

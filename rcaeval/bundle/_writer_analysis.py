@@ -4,12 +4,11 @@ collection and the final answer. Every method holds the bundle lock (:func:`lock
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rcaeval.bundle import _contract as C
-from rcaeval.bundle._basics import BundleError, _dump
+from rcaeval.bundle._basics import BundleError, _dump, write_atomic
 from rcaeval.bundle._lock import locked
 
 
@@ -67,7 +66,7 @@ class AnalysisWriter:
         iid = item_id or f"A{len(self.findings) + 1}"
         self.findings = [f for f in self.findings if f.get("id") != iid]
         self.findings.append({"id": iid, "claim": claim, "role": role, "refs": norm})
-        _dump(self.root / C.PATCH, {"items": self.findings})
+        _dump(self.root, C.PATCH, {"items": self.findings})
         return iid
 
     @locked
@@ -75,7 +74,7 @@ class AnalysisWriter:
         """Drop every finding: ``analysis_patch.json`` is written with no items (a report
         that cites nothing still leaves its patch, so the judge sees what was submitted)."""
         self.findings = []
-        _dump(self.root / C.PATCH, {"items": []})
+        _dump(self.root, C.PATCH, {"items": []})
 
     @locked
     def set_analysis(self, root_cause: str, key_findings: Iterable[str] = (), *,
@@ -100,7 +99,6 @@ class AnalysisWriter:
         """``output.txt`` plus ``final_answer.emitted``."""
         if not isinstance(text, str) or not text.strip():
             raise BundleError("final_answer", "the final answer is empty")
-        tmp = self.root / f".{C.OUTPUT}.tmp"
-        tmp.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-        os.replace(tmp, self.root / C.OUTPUT)
+        write_atomic(self.root, C.OUTPUT,
+                     (text if text.endswith("\n") else text + "\n").encode("utf-8"))
         self.milestone("final_answer.emitted")
