@@ -16,6 +16,7 @@ named by :func:`log_name`, which makes any instance or stream label one safe fil
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -117,8 +118,11 @@ def write_doc(incident: Path, name: str, doc: Mapping[str, Any]) -> Path:
     """Write ``doc`` as the incident file ``name`` (indented, sorted keys inside records
     kept as given)."""
     path = incident / name
-    path.write_bytes(orjson.dumps(dict(doc), option=orjson.OPT_INDENT_2
-                                  | orjson.OPT_APPEND_NEWLINE))
+    try:
+        data = orjson.dumps(dict(doc), option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    except TypeError:  # an integer past 64 bits a source gave: the stdlib writes any int
+        data = (json.dumps(dict(doc), indent=2, ensure_ascii=False) + "\n").encode()
+    path.write_bytes(data)
     return path
 
 

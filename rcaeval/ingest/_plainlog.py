@@ -161,7 +161,7 @@ def plain_entries(path: Path, *, instance: str | None = None, component: str | N
         except _NoYear:
             raise source_error("this log's timestamps carry no year: pass --year (or a "
                                "--window)", path, line=no) from None
-        except ValueError as exc:  # a date that does not exist (Feb 30)
+        except (ValueError, OverflowError) as exc:  # Feb 30; past year 9999 once in UTC
             raise source_error(f"not a valid timestamp: {exc}", path, line=no) from exc
         if got is None:
             if not out:
