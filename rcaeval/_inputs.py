@@ -129,3 +129,32 @@ def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
         raise InputError(f"is {describe_mode(st.st_mode)}: name a file to write", file=str(p),
                          field=field)
     return p
+
+
+def check_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
+    """``path`` if a directory is, or can be made, there: not an existing file, FIFO or
+    device, and no ancestor that is one. Checked before any work is done (an ``--out`` under
+    a file is exit 3 naming it, not a traceback when the first directory is made)."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError("is not a directory: name a directory to write", file=str(p),
+                         field=field)
+    parent = p
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise InputError(f"cannot write here: {parent} is not a directory", file=str(p),
+                         field=field)
+    return p
+
+
+def make_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
+    """:func:`check_output_dir`, then the directory made (with its parents); a directory
+    that cannot be made (permissions, a read-only file system) is exit 3 naming it."""
+    p = check_output_dir(path, field=field)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the directory: {exc.strerror or exc}", file=str(p),
+                         field=field) from None
+    return p

@@ -175,17 +175,21 @@ class CaseWriter:
 
     def __init__(self, root: Path, report: ImportReport, header: str) -> None:
         self.root, self.report, self.header = root, report, header
-        if root.exists() and not root.is_dir():
-            raise InputError("is not a directory: name the registry dir to write",
-                             file=str(root), field="--out")
+        from rcaeval._inputs import make_output_dir
+
+        make_output_dir(root, field="--out")
         self.cases_dir = _inside(root, "cases")
-        _inside(root, "suites").mkdir(parents=True, exist_ok=True)
-        self.cases_dir.mkdir(parents=True, exist_ok=True)
+        make_output_dir(_inside(root, "suites"), field="--out")
+        make_output_dir(self.cases_dir, field="--out")
         self.stage_parent = self.cases_dir / f".import-{secrets.token_hex(4)}"
         self.loaded: list[tuple[str, str, Any]] = []
 
     def __enter__(self) -> CaseWriter:
-        self.stage_parent.mkdir()
+        try:
+            self.stage_parent.mkdir()
+        except OSError as exc:
+            raise InputError(f"cannot write a staging dir there: {exc.strerror or exc}",
+                             file=str(self.cases_dir), field="--out") from None
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -51,9 +51,14 @@ def incident_update(target: str | os.PathLike[str]) -> Iterator[Path]:
     if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
         raise InputError("the incident dir to write is not a plain directory", file=str(dest),
                          field="--out")
-    parent = dest.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.import-", dir=parent))
+    from rcaeval._inputs import make_output_dir
+
+    parent = make_output_dir(dest.parent, field="--out")
+    try:
+        work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.import-", dir=parent))
+    except OSError as exc:  # /proc, a read-only or foreign file system
+        raise InputError(f"cannot write a working copy beside it: {exc.strerror or exc}",
+                         file=str(dest), field="--out") from None
     try:
         if dest.is_dir():
             shutil.copytree(dest, work, symlinks=True, dirs_exist_ok=True)
