@@ -49,3 +49,26 @@ def test_case_try_answer_that_is_a_fifo_or_a_dir(sample_copy: Path, tmp_path: Pa
     got = rcaeval("case", "try", PANIC_CASE, "--answer", str(tmp_path / "nope.md"),
                   "--registry", str(sample_copy))
     assert got.returncode == 6, got.stderr
+
+
+def test_case_try_case_id_and_bundle_paths(sample_copy: Path, tmp_path: Path) -> None:
+    answer = tmp_path / "answer.md"
+    answer.write_text("## Root cause\n\ntikv-2 panicked.\n")
+    base = ["case", "try", PANIC_CASE, "--answer", str(answer), "--registry",
+            str(sample_copy)]
+    got = rcaeval("case", "try", "../../elsewhere", "--answer", str(answer), "--registry",
+                  str(sample_copy))
+    assert got.returncode == 3, got.stderr
+    assert "invalid case id '../../elsewhere'" in got.stderr
+    got = rcaeval(*base, "--bundle", str(tmp_path / "nope"))
+    assert got.returncode == 6, got.stderr
+    got = rcaeval(*base, "--bundle", str(answer))
+    assert got.returncode == 3, got.stderr
+    assert f"{answer} [--bundle]: is not a directory" in got.stderr
+    bundle = tmp_path / "bundle"
+    (bundle / "evidences").mkdir(parents=True)
+    os.mkfifo(bundle / "evidences" / "queries.json")
+    got = rcaeval(*base, "--bundle", str(bundle))
+    assert got.returncode == 3, got.stderr
+    assert f"{bundle / 'evidences' / 'queries.json'} [--bundle]: is a FIFO" in got.stderr
+    assert "Traceback" not in got.stderr
