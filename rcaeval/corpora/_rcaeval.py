@@ -16,6 +16,7 @@ it; the agent names the root-cause service (and the fault).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -153,12 +154,12 @@ def _stage(cd: CaseDir, case_id: str, kinds: frozenset[str], writer: CaseWriter)
                 f"{(text[0] if text else '')[:40]!r}")
     if not cd.service or not cd.fault:
         return "its folder is not named <service>_<fault>"
-    metrics = next((cd.path / m for m in METRIC_FILES if (cd.path / m).is_file()), None)
+    metrics = next((cd.path / m for m in METRIC_FILES if os.path.lexists(cd.path / m)), None)
     if metrics is None:
         return "no metrics file (" + ", ".join(METRIC_FILES) + ")"
     window = Window(0, inject - HALF_WINDOW_S, inject + HALF_WINDOW_S)
     for name in (metrics.name, "logs.csv", "traces.csv"):
-        if (cd.path / name).is_file():
+        if os.path.lexists(cd.path / name):  # a FIFO or dir is marked by scan_file
             scan_file(cd.path / name, [window], kinds=kinds)
     if window.error is not None:
         return f"{window.error.where(window.error.path.name, ' line ')}: {window.error.message}"

@@ -171,3 +171,17 @@ def test_an_inject_time_that_is_not_a_file_skips_that_case(tmp_path: Path, kind:
     what = "a FIFO" if kind == "fifo" else "a directory"
     assert skip["reason"] == f"inject_time.txt: is {what}, expected a regular file"
     assert "cartservice" not in skip["reason"]
+
+
+def test_a_logs_csv_that_is_a_fifo_skips_that_case_by_its_id(tmp_path: Path) -> None:
+    ds = tmp_path / "RE2-OB"
+    shutil.copytree(RCAEVAL, ds)
+    logs = ds / "cartservice_cpu" / "1" / "logs.csv"
+    logs.unlink()
+    os.mkfifo(logs)
+    res = rcaeval("import", "rcaeval", str(ds), "--out", str(tmp_path / "reg"), "--json")
+    assert res.returncode == 3, res.stdout + res.stderr
+    doc = json.loads(res.stdout)
+    assert len(doc["cases"]) == 1
+    (skip,) = doc["skipped"]
+    assert skip["reason"] == "logs.csv: is a FIFO, expected a regular file"
