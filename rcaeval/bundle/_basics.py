@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,21 @@ def append_bytes(root: Path, rel: str, data: bytes) -> None:
         raise
     with os.fdopen(fd, "ab") as fh:
         fh.write(data)
+
+
+def record(value: Any, rule: str, what: str) -> dict[str, Any]:
+    """``value`` as a record dict, checked to be a mapping the bundle can write as JSON (an
+    integer past 64 bits, a set or an object is a :class:`BundleError` here, before it
+    enters the writer's state: there it would fail every later write)."""
+    if not isinstance(value, Mapping):
+        raise BundleError(rule, f"{what}: expected a JSON object (a mapping), got "
+                          f"{type(value).__name__}")
+    out = dict(value)
+    try:
+        orjson.dumps(out)
+    except TypeError as exc:
+        raise BundleError(rule, f"{what}: not writable as JSON ({exc})") from None
+    return out
 
 
 def _dump(root: Path, rel: str, doc: Any) -> None:

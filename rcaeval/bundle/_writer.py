@@ -31,6 +31,7 @@ from rcaeval.bundle._basics import (
     append_bytes,
     check_id,
     parse_time,
+    record,
     utc_now,
 )
 from rcaeval.bundle._lock import BundleLock, Signature, locked, signature
@@ -188,6 +189,7 @@ class BundleWriter(AnalysisWriter):
     def add_log_entries(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, e in enumerate(entries):
+            e = record(e, "log_entry", f"logs entry {i}")
             rid = check_id(e.get("id"), f"logs entry {i}")
             if not isinstance(e.get("message"), str):
                 raise BundleError("log_entry", f"log {rid}: message must be a string")
@@ -202,6 +204,7 @@ class BundleWriter(AnalysisWriter):
     def add_series(self, series: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, s in enumerate(series):
+            s = record(s, "metric_series", f"metrics series {i}")
             rid = check_id(s.get("id"), f"metrics series {i}")
             name, labels = s.get("name"), s.get("labels") or {}
             if not isinstance(name, str) or not name:
@@ -211,6 +214,8 @@ class BundleWriter(AnalysisWriter):
                 raise BundleError("metric_series", f"series {rid}: labels must map strings to "
                                   "strings")
             points = {}
+            if not isinstance(s.get("points") or [], (list, tuple)):
+                raise BundleError("metric_series", f"series {rid}: points must be a list")
             for j, p in enumerate(s.get("points") or []):
                 if (not isinstance(p, (list, tuple)) or len(p) != 2 or isinstance(p[1], bool)
                         or not isinstance(p[1], (int, float))):
@@ -238,6 +243,7 @@ class BundleWriter(AnalysisWriter):
     def add_queries(self, queries: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, q in enumerate(queries):
+            q = record(q, "query_kind", f"queries record {i}")
             rid = check_id(q.get("id"), f"queries record {i}")
             kind = q.get("kind", "slow_query")
             if kind not in C.QUERY_KINDS:
@@ -252,6 +258,7 @@ class BundleWriter(AnalysisWriter):
     def add_events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, e in enumerate(events):
+            e = record(e, "evidence_id", f"events record {i}")
             rid = check_id(e.get("id"), f"events record {i}")
             if e.get("ts") is not None:
                 parse_time(e["ts"], f"event {rid} ts")
@@ -268,6 +275,7 @@ class BundleWriter(AnalysisWriter):
     def set_component_health(self, components: Iterable[Mapping[str, Any]]) -> None:
         merged = {(c.get("name"), c.get("instance")): c for c in self.components}
         for i, c in enumerate(components):
+            c = record(c, "component", f"component {i}")
             if not isinstance(c.get("name"), str) or not c["name"]:
                 raise BundleError("component", f"component {i}: name must be a string")
             merged[(c.get("name"), c.get("instance"))] = dict(c)
@@ -289,6 +297,7 @@ class BundleWriter(AnalysisWriter):
         """
         out = []
         for i, c in enumerate(checks):
+            c = record(c, "gate_check", f"gate check {i}")
             name, status, detail = c.get("name"), c.get("status"), c.get("detail")
             if not isinstance(name, str) or not name.strip():
                 raise BundleError("gate_check", f"gate check {i}: name must be a non-empty "
@@ -316,6 +325,7 @@ class BundleWriter(AnalysisWriter):
         to ``T-<trace_id>-<span_id>``."""
         out = []
         for i, sp in enumerate(spans):
+            sp = record(sp, "trace_span", f"span {i}")
             for key in ("trace_id", "span_id", "service", "operation"):
                 if not isinstance(sp.get(key), str) or not sp[key].strip():
                     raise BundleError("trace_span", f"span {i}: {key} must be a non-empty "
@@ -333,6 +343,7 @@ class BundleWriter(AnalysisWriter):
     @locked
     def set_ticket(self, ticket: Mapping[str, Any]) -> None:
         """``evidences/ticket_context.json`` plus the ``ticket_context.loaded`` milestone."""
+        ticket = record(ticket, "ticket_context", "ticket")
         tid, alerts = ticket.get("ticket_id"), ticket.get("alerts")
         if not (isinstance(tid, (str, int)) and str(tid).strip()) and not (
                 isinstance(alerts, list) and alerts):
@@ -345,6 +356,7 @@ class BundleWriter(AnalysisWriter):
     @locked
     def set_architecture(self, topology: Mapping[str, Any]) -> None:
         """``evidences/cluster_meta.json`` plus ``architecture_context.loaded``."""
+        topology = record(topology, "architecture", "topology")
         _dump(self.root, "evidences/cluster_meta.json", dict(topology))
         self._seal("evidences/cluster_meta.json", "*", dict(topology))
         self._dump_seals()

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rcaeval.bundle import _contract as C
-from rcaeval.bundle._basics import BundleError, _dump, write_atomic
+from rcaeval.bundle._basics import BundleError, _dump, record, write_atomic
 from rcaeval.bundle._lock import locked
 
 
@@ -37,7 +37,12 @@ class AnalysisWriter:
         each names evidence collected in this bundle."""
         out, unknown = [], []
         for r in refs:
-            rtype, rid = (r.get("type"), r.get("id")) if isinstance(r, Mapping) else tuple(r)
+            pair = (r.get("type"), r.get("id")) if isinstance(r, Mapping) else \
+                tuple(r) if isinstance(r, (list, tuple)) else ()
+            if len(pair) != 2:
+                raise BundleError("ref_type", f"a ref must be {{type, id}} or a (type, id) "
+                                  f"pair, got {r!r:.60}")
+            rtype, rid = pair
             if rtype not in C.REF_TYPES:
                 raise BundleError("ref_type", f"ref type {rtype!r} is not one of "
                                   f"{', '.join(C.REF_TYPES)}")
@@ -82,9 +87,14 @@ class AnalysisWriter:
         """The report's ``analysis``; ``structured`` (``{family, component?}``) is written as
         ``analysis.structured_root_cause``, which the judge decides the diagnosis by
         (docs/judge.md "Structured root causes")."""
-        self.analysis = {"root_cause": root_cause, "key_findings": list(key_findings)}
+        findings = list(key_findings)
+        if not isinstance(root_cause, str) or not all(isinstance(f, str) for f in findings):
+            raise BundleError("analysis", "the root cause and key findings must be strings")
+        analysis = {"root_cause": root_cause, "key_findings": findings}
         if structured:
-            self.analysis["structured_root_cause"] = dict(structured)
+            analysis["structured_root_cause"] = record(structured, "analysis",
+                                                       "structured root cause")
+        self.analysis = analysis
         self.flush()
 
     @locked
