@@ -39,7 +39,7 @@ _KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
           stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory"}
 
 
-def _describe(mode: int) -> str:
+def describe_mode(mode: int) -> str:
     return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
 
 
@@ -65,7 +65,7 @@ def check_input_file(path: str | os.PathLike[str], kind: str, *, cap: int | None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p), field=field) from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"is {_describe(st.st_mode)}, expected a regular file", file=str(p),
+        raise InputError(f"is {describe_mode(st.st_mode)}, expected a regular file", file=str(p),
                          field=field)
     limit = _cap(kind, cap)
     if st.st_size > limit:
@@ -89,7 +89,7 @@ def read_input(path: str | os.PathLike[str], kind: str, *, cap: int | None = Non
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputError(f"is {_describe(st.st_mode)}, expected a regular file",
+            raise InputError(f"is {describe_mode(st.st_mode)}, expected a regular file",
                              file=str(p), field=field)
         if st.st_size > limit:
             raise _too_big(st.st_size, limit, p, field)
@@ -134,7 +134,7 @@ def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(p), field=field
                          ) from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"is {_describe(st.st_mode)}: name a file to write", file=str(p),
+        raise InputError(f"is {describe_mode(st.st_mode)}: name a file to write", file=str(p),
                          field=field)
     return p
 
@@ -153,7 +153,19 @@ def check_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(p), field=field
                          ) from None
     if not stat.S_ISDIR(st.st_mode):
-        what = "a file" if stat.S_ISREG(st.st_mode) else _describe(st.st_mode)
-        raise InputError(f"is {what}: name a directory to write into", file=str(p),
-                         field=field)
+        what = "a file" if stat.S_ISREG(st.st_mode) else describe_mode(st.st_mode)
+        raise InputError(f"is not a directory ({what}): name a directory to write into",
+                         file=str(p), field=field)
+    return p
+
+
+def make_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
+    """:func:`check_output_dir`, then the directory made (with its parents); a directory
+    that cannot be made (permissions, a read-only file system) is exit 3 naming it."""
+    p = check_output_dir(path, field=field)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the directory: {exc.strerror or exc}", file=str(p),
+                         field=field) from None
     return p

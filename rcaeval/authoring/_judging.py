@@ -92,6 +92,9 @@ def _write_bundle(base: Path, answer: Answer) -> None:
         src = Path(answer.bundle)
         if not src.is_dir():
             raise InputError("bundle dir not found", file=str(src))
+        from rcaeval.authoring._newcase import refuse_special_files
+
+        refuse_special_files(src, field="--bundle", follow=False)  # copying a FIFO fails
         shutil.copytree(src, case_dir, symlinks=True)
         (case_dir / "output.txt").unlink(missing_ok=True)
     else:

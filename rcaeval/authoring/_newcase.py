@@ -8,9 +8,11 @@ into place. An existing case id is refused unless ``force``.
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import shutil
+import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -207,8 +209,12 @@ def draft_case(registry: str | Path | None, case_id: str, incident: str | Path, 
     if not (root / "cases").is_dir():
         raise NotFoundError(f"registry {root} has no cases/ directory")
     src = Path(incident)
-    if not src.is_dir():
+    if not src.exists():
         raise NotFoundError(f"incident dir {src} does not exist")
+    if not src.is_dir():
+        raise InputError("is not a directory: name the incident data dir", file=str(src),
+                         field="--incident")
+    refuse_special_files(src, field="--incident")
     target = root / "cases" / case_id
     if target.exists() and not force:
         raise InputError(f"case {case_id!r} already exists ({target}); pass --force to "
@@ -243,6 +249,26 @@ def draft_case(registry: str | Path | None, case_id: str, incident: str | Path, 
 
     warnings = draft_warnings(root, load_case(root, case_id))
     return DraftedCase(case_id, target, channels, signals, warnings)
+
+
+def refuse_special_files(src: Path, *, field: str, follow: bool = True) -> None:
+    """An input error naming the first entry under ``src`` that is neither a directory nor a
+    regular file (a FIFO, a device, a socket; with ``follow``, symlinks are followed and a
+    dangling one is refused too, else symlinks are kept as they are): reading or copying it
+    would block or fail half-way."""
+    from rcaeval._inputs import describe_mode
+
+    for dirpath, dirnames, filenames in os.walk(src):
+        for name in sorted(dirnames + filenames):
+            path = Path(dirpath) / name
+            try:
+                mode = path.stat().st_mode if follow else path.lstat().st_mode
+            except OSError as exc:
+                raise InputError(f"cannot be read: {exc.strerror or exc}", file=str(path),
+                                 field=field) from None
+            if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                raise InputError(f"is {describe_mode(mode)}: only directories and regular "
+                                 "files are read", file=str(path), field=field)
 
 
 def _write_files(stage: Path, case_id: str, case: dict[str, Any], judge: dict[str, Any],

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rcaeval.authoring._judging import Answer, AnswerJudgment, judge_answers
-from rcaeval.errors import InputError
+from rcaeval.errors import InputError, NotFoundError
 
 TRY_KEY = "case-try"
 """The run id the tried answer is judged under (on a throw-away in-memory store)."""
@@ -23,10 +23,18 @@ def try_answer(registry: str | Path | None, case_id: str, answer: str, *,
     the evidence buckets fail (nothing was collected). With ``bundle`` (a run bundle dir, e.g.
     ``out/audits/<run>/<case>``) a copy of it is judged with ``answer`` in place of its
     ``output.txt``: the whole verdict that answer would get with that evidence."""
+    from rcaeval.authoring._newcase import check_case_id
     from rcaeval.registry import load_case
 
+    check_case_id(case_id)  # an id, never a path ("../../elsewhere")
     if not answer.strip():
         raise InputError("the answer is empty", field="answer")
+    if bundle is not None:
+        if not Path(bundle).exists():
+            raise NotFoundError(f"{bundle}: bundle dir not found")
+        if not Path(bundle).is_dir():
+            raise InputError("is not a directory: name a run bundle dir", file=str(bundle),
+                             field="--bundle")
     merged = load_case(registry, case_id)
     found = judge_answers({case_id: merged}, [Answer(
         key=TRY_KEY, case_id=case_id, text=answer,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -43,11 +44,69 @@ def check_id(value: Any, what: str) -> str:
     return value
 
 
-def _dump(path: Path, doc: Any) -> None:
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def inside(root: Path, rel: str) -> Path:
+    """``root/rel`` with its dir created and checked to resolve under ``root`` (a symlinked
+    ``evidences`` or ``.opencode`` leading elsewhere is a :class:`BundleError`, rule
+    ``symlink``: the writer never writes outside its bundle)."""
+    path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
+    real_root, real_dir = root.resolve(), path.parent.resolve()
+    if real_dir != real_root and not real_dir.is_relative_to(real_root):
+        raise BundleError("symlink", f"{path.parent} resolves to {real_dir}, outside the "
+                          f"bundle {real_root}: refusing to write {rel} there")
+    return path
+
+
+def write_atomic(root: Path, rel: str, data: bytes) -> None:
+    """Replace ``root/rel`` with ``data`` atomically: a fresh temporary file (created, never
+    opened through a symlink someone left at its name) renamed over it."""
+    path = inside(root, rel)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
     os.replace(tmp, path)
+
+
+def append_bytes(root: Path, rel: str, data: bytes) -> None:
+    """Append ``data`` to ``root/rel``, refusing a symlink at that name (rule ``symlink``)."""
+    path = inside(root, rel)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW, 0o644)
+    except OSError:
+        if path.is_symlink():
+            raise BundleError("symlink", f"{path} is a symlink: refusing to append to "
+                              "it") from None
+        raise
+    with os.fdopen(fd, "ab") as fh:
+        fh.write(data)
+
+
+def record(value: Any, rule: str, what: str) -> dict[str, Any]:
+    """``value`` as a record dict, checked to be a mapping the bundle can write as JSON (an
+    integer past 64 bits, a set or an object is a :class:`BundleError` here, before it
+    enters the writer's state: there it would fail every later write)."""
+    if not isinstance(value, Mapping):
+        raise BundleError(rule, f"{what}: expected a JSON object (a mapping), got "
+                          f"{type(value).__name__}")
+    out = dict(value)
+    try:
+        orjson.dumps(out)
+    except TypeError as exc:
+        raise BundleError(rule, f"{what}: not writable as JSON ({exc})") from None
+    return out
+
+
+def _dump(root: Path, rel: str, doc: Any) -> None:
+    write_atomic(root, rel, orjson.dumps(doc, option=orjson.OPT_INDENT_2
+                                         | orjson.OPT_APPEND_NEWLINE))
 
 
 def _load(path: Path, key: str) -> list[dict[str, Any]]:

@@ -3,13 +3,14 @@ workspace's ``case.json`` or a registry ``case.yaml``; never anything judge-only
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from rcaeval.errors import InputError
+from rcaeval.errors import InputError, NotFoundError
 
 
 def _str(value: Any) -> str | None:
@@ -19,14 +20,28 @@ def _str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def read_case_meta(case_dir: str | Path) -> dict[str, Any]:
+def read_case_meta(case_dir: str | Path, *, required: bool = False) -> dict[str, Any]:
     """``{cluster_id, start, end, tolerance_s, prompt}`` of ``case_dir`` (``case.json`` first,
-    then ``case.yaml``); ``{}`` when it has neither."""
+    then ``case.yaml``); ``{}`` when it has neither, unless ``required`` (a case dir the user
+    named): then a missing dir is not found (exit 6), and a file, or a dir with neither, is
+    an input error (exit 3). A ``case.json`` that is not a regular file (a FIFO) is an input
+    error naming it, never read."""
+    from rcaeval._inputs import read_input
+
     base = Path(case_dir)
+    if required:
+        if not base.exists():
+            raise NotFoundError(f"{base}: no such case dir")
+        if not base.is_dir():
+            raise InputError("is not a directory: name the case dir (holding case.yaml or "
+                             "case.json)", file=str(base), field="--case")
+        if not any(os.path.lexists(base / n) for n in ("case.json", "case.yaml")):
+            raise InputError("holds no case.json or case.yaml: not a case dir",
+                             file=str(base), field="--case")
     cj = base / "case.json"
-    if cj.is_file():
+    if os.path.lexists(cj):
         try:
-            doc = orjson.loads(cj.read_bytes())
+            doc = orjson.loads(read_input(cj, "registry"))
         except orjson.JSONDecodeError as exc:
             raise InputError(f"case.json is not valid JSON: {exc}", file=str(cj)) from exc
         if not isinstance(doc, dict):
@@ -34,7 +49,7 @@ def read_case_meta(case_dir: str | Path) -> dict[str, Any]:
         prompt = doc.get("prompt")
     else:
         cy = base / "case.yaml"
-        if not cy.is_file():
+        if not (cy.is_file() or (required and os.path.lexists(cy))):
             return {}
         from rcaeval.registry import parse_yaml
 

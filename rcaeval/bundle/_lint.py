@@ -11,7 +11,6 @@ The rules are listed in docs/bundle-sdk.md.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -136,7 +135,8 @@ def lint_bundle(case_dir: str | Path, *, case: str | Path | None = None,
     registry case dir or a workspace), else the ``case.json`` a workspace or audit dir holds.
     """
     lt = _Linter(Path(case_dir), max_file_bytes)
-    scope = read_case_meta(case if case is not None else case_dir)
+    scope = read_case_meta(case, required=True) if case is not None else \
+        read_case_meta(case_dir)
     res = resolve_bundle(lt.fs)
     if res.bundle_dir is None:
         lt.add("error", C.REPORT, "bundle_resolved", res.reason)
@@ -187,13 +187,20 @@ def _lint_report(lt: _Linter, report: dict[str, Any], manifest: dict[str, Any],
                 lt.add("error", rep, "time_window", f"start {win['start']} is after end "
                        f"{win['end']}")
             elif scope.get("start") and scope.get("end"):
-                tol = timedelta(seconds=float(scope.get("tolerance_s") if scope.get(
-                    "tolerance_s") is not None else _default_tolerance_s()))
-                if (start < parse_time(scope["start"], "case start") - tol
-                        or end > parse_time(scope["end"], "case end") + tol):
+                tol = scope.get("tolerance_s")
+                tol = _default_tolerance_s() if tol is None else tol
+                if isinstance(tol, bool) or not isinstance(tol, int | float) \
+                        or not 0 <= tol <= 10**9:
+                    raise BundleError("time_window", f"the case's tolerance_s {tol!r:.40} is "
+                                      "not a number of seconds (0 .. 1e9)")
+                # compared as Unix seconds: a window at year 1 or 9999 minus the tolerance
+                # is no date, but still a number
+                if (start.timestamp() < parse_time(scope["start"], "case start").timestamp()
+                        - tol or end.timestamp()
+                        > parse_time(scope["end"], "case end").timestamp() + tol):
                     lt.add("error", rep, "time_window", f"window {win['start']} .. {win['end']} "
                            f"is outside the case's {scope['start']} .. {scope['end']} "
-                           f"(tolerance {tol.total_seconds():g} s)")
+                           f"(tolerance {float(tol):g} s)")
         except BundleError as exc:
             lt.add("error", rep, "time_window", str(exc).split("] ", 1)[-1])
 

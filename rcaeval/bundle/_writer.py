@@ -24,7 +24,16 @@ import orjson
 from rcaeval._seal import SEAL_FILE, Sealer
 from rcaeval._vocab import EVIDENCE_CHANNELS
 from rcaeval.bundle import _contract as C
-from rcaeval.bundle._basics import BundleError, _dump, _load, check_id, parse_time, utc_now
+from rcaeval.bundle._basics import (
+    BundleError,
+    _dump,
+    _load,
+    append_bytes,
+    check_id,
+    parse_time,
+    record,
+    utc_now,
+)
 from rcaeval.bundle._lock import BundleLock, Signature, locked, signature
 from rcaeval.bundle._writer_analysis import AnalysisWriter
 
@@ -145,10 +154,8 @@ class BundleWriter(AnalysisWriter):
         if detail is not None:
             line["detail"] = detail
         line.update(extra)
-        path = self.root / C.TELEMETRY
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "ab") as fh:
-            fh.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE, default=str))
+        append_bytes(self.root, C.TELEMETRY,
+                     orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE, default=str))
 
     # -- evidence ----------------------------------------------------------------------------
     @locked
@@ -182,6 +189,7 @@ class BundleWriter(AnalysisWriter):
     def add_log_entries(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, e in enumerate(entries):
+            e = record(e, "log_entry", f"logs entry {i}")
             rid = check_id(e.get("id"), f"logs entry {i}")
             if not isinstance(e.get("message"), str):
                 raise BundleError("log_entry", f"log {rid}: message must be a string")
@@ -196,6 +204,7 @@ class BundleWriter(AnalysisWriter):
     def add_series(self, series: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, s in enumerate(series):
+            s = record(s, "metric_series", f"metrics series {i}")
             rid = check_id(s.get("id"), f"metrics series {i}")
             name, labels = s.get("name"), s.get("labels") or {}
             if not isinstance(name, str) or not name:
@@ -205,6 +214,8 @@ class BundleWriter(AnalysisWriter):
                 raise BundleError("metric_series", f"series {rid}: labels must map strings to "
                                   "strings")
             points = {}
+            if not isinstance(s.get("points") or [], (list, tuple)):
+                raise BundleError("metric_series", f"series {rid}: points must be a list")
             for j, p in enumerate(s.get("points") or []):
                 if (not isinstance(p, (list, tuple)) or len(p) != 2 or isinstance(p[1], bool)
                         or not isinstance(p[1], (int, float))):
@@ -232,6 +243,7 @@ class BundleWriter(AnalysisWriter):
     def add_queries(self, queries: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, q in enumerate(queries):
+            q = record(q, "query_kind", f"queries record {i}")
             rid = check_id(q.get("id"), f"queries record {i}")
             kind = q.get("kind", "slow_query")
             if kind not in C.QUERY_KINDS:
@@ -246,6 +258,7 @@ class BundleWriter(AnalysisWriter):
     def add_events(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
         out = []
         for i, e in enumerate(events):
+            e = record(e, "evidence_id", f"events record {i}")
             rid = check_id(e.get("id"), f"events record {i}")
             if e.get("ts") is not None:
                 parse_time(e["ts"], f"event {rid} ts")
@@ -262,6 +275,7 @@ class BundleWriter(AnalysisWriter):
     def set_component_health(self, components: Iterable[Mapping[str, Any]]) -> None:
         merged = {(c.get("name"), c.get("instance")): c for c in self.components}
         for i, c in enumerate(components):
+            c = record(c, "component", f"component {i}")
             if not isinstance(c.get("name"), str) or not c["name"]:
                 raise BundleError("component", f"component {i}: name must be a string")
             merged[(c.get("name"), c.get("instance"))] = dict(c)
@@ -269,7 +283,7 @@ class BundleWriter(AnalysisWriter):
                        f"{c['name']}@{c.get('instance') or ''}", merged[(c["name"],
                                                                         c.get("instance"))])
         self.components = list(merged.values())
-        _dump(self.root / "evidences/component_health.json", {"components": self.components})
+        _dump(self.root, "evidences/component_health.json", {"components": self.components})
         self._dump_seals()
 
     @locked
@@ -283,6 +297,7 @@ class BundleWriter(AnalysisWriter):
         """
         out = []
         for i, c in enumerate(checks):
+            c = record(c, "gate_check", f"gate check {i}")
             name, status, detail = c.get("name"), c.get("status"), c.get("detail")
             if not isinstance(name, str) or not name.strip():
                 raise BundleError("gate_check", f"gate check {i}: name must be a non-empty "
@@ -298,7 +313,7 @@ class BundleWriter(AnalysisWriter):
             self.checks[rid] = {"id": rid, **{k: v for k, v in c.items() if k != "id"}}
             self._seal(C.GATE_CHECKS, rid, self.checks[rid])
             out.append(rid)
-        _dump(self.root / C.GATE_CHECKS, {"checks": list(self.checks.values())})
+        _dump(self.root, C.GATE_CHECKS, {"checks": list(self.checks.values())})
         self._dump_seals()
         return out
 
@@ -310,6 +325,7 @@ class BundleWriter(AnalysisWriter):
         to ``T-<trace_id>-<span_id>``."""
         out = []
         for i, sp in enumerate(spans):
+            sp = record(sp, "trace_span", f"span {i}")
             for key in ("trace_id", "span_id", "service", "operation"):
                 if not isinstance(sp.get(key), str) or not sp[key].strip():
                     raise BundleError("trace_span", f"span {i}: {key} must be a non-empty "
@@ -321,17 +337,18 @@ class BundleWriter(AnalysisWriter):
                                   f"not one of {', '.join(C.SPAN_STATUSES)}")
             self.spans[rid] = {"id": rid, **{k: v for k, v in sp.items() if k != "id"}}
             out.append(rid)
-        _dump(self.root / C.TRACES, {"spans": list(self.spans.values())})
+        _dump(self.root, C.TRACES, {"spans": list(self.spans.values())})
         return out
 
     @locked
     def set_ticket(self, ticket: Mapping[str, Any]) -> None:
         """``evidences/ticket_context.json`` plus the ``ticket_context.loaded`` milestone."""
+        ticket = record(ticket, "ticket_context", "ticket")
         tid, alerts = ticket.get("ticket_id"), ticket.get("alerts")
         if not (isinstance(tid, (str, int)) and str(tid).strip()) and not (
                 isinstance(alerts, list) and alerts):
             raise BundleError("ticket_context", "a ticket needs a ticket_id or alerts")
-        _dump(self.root / "evidences/ticket_context.json", dict(ticket))
+        _dump(self.root, "evidences/ticket_context.json", dict(ticket))
         self._seal("evidences/ticket_context.json", "*", dict(ticket))
         self._dump_seals()
         self.milestone("ticket_context.loaded", detail=str(tid or f"{len(alerts)} alerts"))
@@ -339,7 +356,8 @@ class BundleWriter(AnalysisWriter):
     @locked
     def set_architecture(self, topology: Mapping[str, Any]) -> None:
         """``evidences/cluster_meta.json`` plus ``architecture_context.loaded``."""
-        _dump(self.root / "evidences/cluster_meta.json", dict(topology))
+        topology = record(topology, "architecture", "topology")
+        _dump(self.root, "evidences/cluster_meta.json", dict(topology))
         self._seal("evidences/cluster_meta.json", "*", dict(topology))
         self._dump_seals()
         comps = topology.get("components")
@@ -357,7 +375,7 @@ class BundleWriter(AnalysisWriter):
             summary["ids"]["alerts"] = list(self.checks)
         if self.spans:
             summary["ids"]["traces"] = list(self.spans)
-        _dump(self.root / C.SUMMARY_FILES[0], summary)
+        _dump(self.root, C.SUMMARY_FILES[0], summary)
         self.milestone("summary.read")
         return summary
 
@@ -388,18 +406,18 @@ class BundleWriter(AnalysisWriter):
                     lvl = str(e.get("level") or "UNKNOWN")
                     by_level[lvl] = by_level.get(lvl, 0) + 1
                 doc["stats"] = {"total": len(self.records["logs"]), "by_level": by_level}
-            _dump(self.root / path, doc)
+            _dump(self.root, path, doc)
             self.channels[ch]["count"] = len(self.records[ch])
         if self.errors:
-            _dump(self.root / "evidences/collection_errors.json", {"errors": self.errors})
+            _dump(self.root, "evidences/collection_errors.json", {"errors": self.errors})
         report: dict[str, Any] = {
             "metadata": {**self.metadata, "generated_at": utc_now()},
             "channels": self.channels,
             "analysis": self.analysis,
         }
-        _dump(self.root / C.REPORT, report)
+        _dump(self.root, C.REPORT, report)
         self._dump_seals()
 
     def _dump_seals(self) -> None:
         if self._sealer is not None and self._sealer.dirty:
-            _dump(self.root / SEAL_FILE, self._sealer.document())
+            _dump(self.root, SEAL_FILE, self._sealer.document())

@@ -4,12 +4,11 @@ collection and the final answer. Every method holds the bundle lock (:func:`lock
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rcaeval.bundle import _contract as C
-from rcaeval.bundle._basics import BundleError, _dump
+from rcaeval.bundle._basics import BundleError, _dump, record, write_atomic
 from rcaeval.bundle._lock import locked
 
 
@@ -38,7 +37,12 @@ class AnalysisWriter:
         each names evidence collected in this bundle."""
         out, unknown = [], []
         for r in refs:
-            rtype, rid = (r.get("type"), r.get("id")) if isinstance(r, Mapping) else tuple(r)
+            pair = (r.get("type"), r.get("id")) if isinstance(r, Mapping) else \
+                tuple(r) if isinstance(r, (list, tuple)) else ()
+            if len(pair) != 2:
+                raise BundleError("ref_type", f"a ref must be {{type, id}} or a (type, id) "
+                                  f"pair, got {r!r:.60}")
+            rtype, rid = pair
             if rtype not in C.REF_TYPES:
                 raise BundleError("ref_type", f"ref type {rtype!r} is not one of "
                                   f"{', '.join(C.REF_TYPES)}")
@@ -67,7 +71,7 @@ class AnalysisWriter:
         iid = item_id or f"A{len(self.findings) + 1}"
         self.findings = [f for f in self.findings if f.get("id") != iid]
         self.findings.append({"id": iid, "claim": claim, "role": role, "refs": norm})
-        _dump(self.root / C.PATCH, {"items": self.findings})
+        _dump(self.root, C.PATCH, {"items": self.findings})
         return iid
 
     @locked
@@ -75,7 +79,7 @@ class AnalysisWriter:
         """Drop every finding: ``analysis_patch.json`` is written with no items (a report
         that cites nothing still leaves its patch, so the judge sees what was submitted)."""
         self.findings = []
-        _dump(self.root / C.PATCH, {"items": []})
+        _dump(self.root, C.PATCH, {"items": []})
 
     @locked
     def set_analysis(self, root_cause: str, key_findings: Iterable[str] = (), *,
@@ -83,9 +87,14 @@ class AnalysisWriter:
         """The report's ``analysis``; ``structured`` (``{family, component?}``) is written as
         ``analysis.structured_root_cause``, which the judge decides the diagnosis by
         (docs/judge.md "Structured root causes")."""
-        self.analysis = {"root_cause": root_cause, "key_findings": list(key_findings)}
+        findings = list(key_findings)
+        if not isinstance(root_cause, str) or not all(isinstance(f, str) for f in findings):
+            raise BundleError("analysis", "the root cause and key findings must be strings")
+        analysis = {"root_cause": root_cause, "key_findings": findings}
         if structured:
-            self.analysis["structured_root_cause"] = dict(structured)
+            analysis["structured_root_cause"] = record(structured, "analysis",
+                                                       "structured root cause")
+        self.analysis = analysis
         self.flush()
 
     @locked
@@ -100,7 +109,6 @@ class AnalysisWriter:
         """``output.txt`` plus ``final_answer.emitted``."""
         if not isinstance(text, str) or not text.strip():
             raise BundleError("final_answer", "the final answer is empty")
-        tmp = self.root / f".{C.OUTPUT}.tmp"
-        tmp.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-        os.replace(tmp, self.root / C.OUTPUT)
+        write_atomic(self.root, C.OUTPUT,
+                     (text if text.endswith("\n") else text + "\n").encode("utf-8"))
         self.milestone("final_answer.emitted")

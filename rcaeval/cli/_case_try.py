@@ -17,11 +17,15 @@ def _read_answer(answer: str) -> str:
 
     if answer == "-":
         return sys.stdin.read()
+    from rcaeval._inputs import read_input
+
     path = Path(answer)
-    if not path.is_file():
-        raise NotFoundError(f"answer file {path} does not exist")
     try:
-        return path.read_text(encoding="utf-8")
+        raw = read_input(path, "offline", field="--answer")
+    except NotFoundError:
+        raise NotFoundError(f"answer file {path} does not exist") from None
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"the answer is not UTF-8 text: {exc}", file=str(path)) from exc
 

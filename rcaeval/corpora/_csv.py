@@ -25,13 +25,15 @@ from __future__ import annotations
 import bisect
 import csv
 import math
+import os
 import re
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rcaeval.corpora._write import iso, log_line
 
@@ -45,15 +47,26 @@ _WARN_WORDS = re.compile(r"\bwarn(?:ing)?\b", re.IGNORECASE)
 
 
 class RowError(Exception):
-    """A bad source row: the message, the file and the 1-based line."""
+    """A bad source row: the message, the file and the 1-based line (None: the whole file,
+    e.g. one that is not a regular file)."""
 
-    def __init__(self, message: str, path: Path, line: int) -> None:
+    def __init__(self, message: str, path: Path, line: int | None) -> None:
         self.message, self.path, self.line = message, path, line
-        super().__init__(f"{path}:{line}: {message}")
+        super().__init__(f"{self.where(str(path))}: {message}")
+
+    def where(self, name: str, sep: str = ":") -> str:
+        """``name`` with the line (``metrics.csv:12``, or ``metrics.csv line 12`` with
+        ``sep=" line "``), or ``name`` alone when the error is the whole file's."""
+        return name if self.line is None else f"{name}{sep}{self.line}"
+
+
+MAX_EPOCH_S = 253402128000.0
+"""9999-12-30T00:00:00Z: the last epoch second every date conversion (UTC, UTC+8) can show."""
 
 
 def epoch_seconds(text: str) -> float | None:
-    """A timestamp cell as epoch seconds, or None when it is no known format."""
+    """A timestamp cell as epoch seconds, or None when it is no known format or no date
+    between 1970 and 9999 (a cell of 40 nines is not a time)."""
     s = text.strip()
     try:
         v = float(s)
@@ -64,16 +77,41 @@ def epoch_seconds(text: str) -> float | None:
             return None
         if dt.tzinfo is None:
             return None
-        return dt.timestamp()
+        try:
+            v = dt.timestamp()
+        except (OverflowError, ValueError, OSError):
+            return None
+        return v if 0 <= v <= MAX_EPOCH_S else None
     if not math.isfinite(v) or v < 0:
         return None
     if v >= 1e17:
-        return v / 1e9
-    if v >= 1e14:
-        return v / 1e6
-    if v >= 1e11:
-        return v / 1e3
-    return v
+        v = v / 1e9
+    elif v >= 1e14:
+        v = v / 1e6
+    elif v >= 1e11:
+        v = v / 1e3
+    return v if v <= MAX_EPOCH_S else None
+
+
+def open_source(path: Path) -> IO[str]:
+    """``path`` opened as CSV text (undecodable bytes replaced), never blocking: a FIFO,
+    device, socket or directory - or a file that cannot be opened - is a :class:`RowError`
+    of the whole file."""
+    from rcaeval._inputs import describe_mode
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise RowError(f"cannot read: {exc.strerror or exc}", path, None) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise RowError(f"is {describe_mode(mode)}, expected a regular file", path, None)
+        return os.fdopen(fd, newline="", encoding="utf-8", errors="replace")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def level_of(message: str, given: str | None = None) -> str:
@@ -322,9 +360,15 @@ def scan_file(path: Path, windows: list[Window], *, kinds: frozenset[str]) -> st
     kind (``metrics``, ``logs``, ``traces``), or None when its header is no known layout or
     its kind is not in ``kinds``. A bad row marks the windows it falls in (a row whose time
     cannot be read marks every window; a bad row outside every window marks none) with a
-    :class:`RowError`; the scan goes on."""
+    :class:`RowError`; the scan goes on. A file that is not a regular file (a FIFO, a
+    directory named ``*.csv``) or cannot be opened marks every window and is not read."""
     idx = _Windows(windows)
-    with path.open(newline="", encoding="utf-8", errors="replace") as fh:
+    try:
+        fh = open_source(path)
+    except RowError as exc:
+        _mark(windows, exc)
+        return None
+    with fh:
         reader = csv.reader(fh)
         try:
             header = next(reader)

@@ -16,12 +16,15 @@ judge.yaml only.
 from __future__ import annotations
 
 import csv
+import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from rcaeval._inputs import read_input
 from rcaeval.corpora._csv import Window, epoch_seconds, scan_file
 from rcaeval.corpora._judging import detector, evidence_checks, literal_pattern
 from rcaeval.corpora._systems import candidates
@@ -30,6 +33,7 @@ from rcaeval.corpora._write import (
     ImportReport,
     Skipped,
     StagedCase,
+    check_suite_id,
     id_part,
     iso,
     slug,
@@ -41,6 +45,9 @@ from rcaeval.offline import parse_scoring_points
 CST = timezone(timedelta(hours=8))
 """OpenRCA's telemetry and instructions are in UTC+8 (its prompts say so)."""
 HALF_HOUR = 1800
+MAX_ROW_ID = 10**9
+"""row_id bounds: a case id ``openrca-<system>-<row_id>`` stays a short registry id."""
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
 QUERY_COLUMNS = ("task_index", "instruction", "scoring_points")
 RECORD_COLUMNS = ("timestamp", "component", "reason")
 HEADER = ("Imported by `rcaeval import openrca` from {source} (docs/import.md).\n"
@@ -77,10 +84,13 @@ class Task:
 
 def _rows(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
     """(first line, row) of a CSV file with a header; errors name the file and line."""
-    if not path.is_file():
+    try:
+        raw = read_input(path, "import")
+    except NotFoundError:
         raise NotFoundError(f"{path} does not exist (is DATASET_DIR/--system an OpenRCA "
-                            "dataset dir?)")
-    with path.open(newline="", encoding="utf-8-sig") as fh:
+                            "dataset dir?)") from None
+    # undecodable bytes stay as lone surrogates, so only the rows holding them are bad
+    with io.StringIO(raw.decode("utf-8-sig", "surrogateescape"), newline="") as fh:
         reader = csv.reader(fh)
         try:
             header = [h.strip() for h in next(reader)]
@@ -107,6 +117,13 @@ def _rows(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str
                 continue
             if len(row) != len(header):
                 yield start, {"__error__": f"{len(row)} fields, the header has {len(header)}"}
+                continue
+            bad = next((c for c in row if _UNDECODABLE.search(c)), None)
+            if bad is not None:
+                byte = ord(_UNDECODABLE.search(bad).group()) - 0xDC00  # type: ignore[union-attr]
+                col = header[row.index(bad)]
+                yield start, {"__error__": f"column {col!r} is not UTF-8 text (byte "
+                                           f"0x{byte:02x})"}
                 continue
             yield start, dict(zip(header, row, strict=True))
 
@@ -135,6 +152,7 @@ def read_tasks(system_dir: Path, report: ImportReport) -> list[Task]:
                          "rows: OpenRCA makes one task per record row", file=str(qpath))
     good = [f for _, f in records if isinstance(f, Failure)]
     tasks: list[Task] = []
+    lines_of: dict[int, int] = {}
     for i, ((line, q), (_, rec)) in enumerate(zip(queries, records, strict=True)):
         rid = q.get("row_id", "").strip() if "__error__" not in q else ""
         where = f"{qpath.name} line {line}"
@@ -147,9 +165,19 @@ def read_tasks(system_dir: Path, report: ImportReport) -> list[Task]:
         try:
             row_id = int(rid) if rid else i
         except ValueError:
-            report.skipped.append(Skipped(where, f"{qpath}:{line}: row_id {rid!r} is not "
-                                                 "an integer"))
+            report.skipped.append(Skipped(where, f"{qpath}:{line}: row_id {rid[:40]!r} is "
+                                                 "not an integer"))
             continue
+        if not 0 <= row_id < MAX_ROW_ID:
+            report.skipped.append(Skipped(where, f"{qpath}:{line}: row_id {rid[:40]!r} is "
+                                                 f"not between 0 and {MAX_ROW_ID - 1}"))
+            continue
+        if row_id in lines_of:
+            report.skipped.append(Skipped(where, f"{qpath}:{line}: row_id {row_id} is also "
+                                                 f"line {lines_of[row_id]}'s (one case per "
+                                                 "row id)"))
+            continue
+        lines_of[row_id] = line
         points = q["scoring_points"]
         parsed = parse_scoring_points(points)
         if not (parsed.components or parsed.reasons or parsed.times):
@@ -272,7 +300,7 @@ def import_openrca(dataset_dir: str | Path, system: str, out: str | Path, *,
     if not sysdir.is_dir():
         raise NotFoundError(f"{sysdir} is not a directory (DATASET_DIR/{system})")
     root = Path(out)
-    sid = suite_id or f"openrca-{id_part(system)}"
+    sid = check_suite_id(suite_id) or f"openrca-{id_part(system)}"
     report = ImportReport(root, sid)
     tasks = read_tasks(sysdir, report)
     comps, reasons = candidates(system, [f for t in tasks for f in t.failures])
@@ -304,12 +332,13 @@ def _import_date(tdir: Path, group: list[Task], writer: CaseWriter, kinds: froze
                    for p in (tdir / sub).glob("*.csv"))
     for path in files:
         kind = scan_file(path, windows, kinds=kinds)
-        if kind is None and path.parent.name != "trace":
+        unread = any(w.error is not None and w.error.path == path for w in windows)
+        if kind is None and path.parent.name != "trace" and not unread:
             report.notes.append(f"{path}: not imported (columns of no known layout)")
     for t, w in zip(group, windows, strict=True):
         where = f"query.csv line {t.line} (row {t.row_id})"
         if w.error is not None:
-            report.skipped.append(Skipped(where, f"{w.error.path}:{w.error.line}: "
+            report.skipped.append(Skipped(where, f"{w.error.where(str(w.error.path))}: "
                                                  f"{w.error.message}"))
         elif w.empty():
             report.skipped.append(Skipped(where, f"no telemetry in the window "

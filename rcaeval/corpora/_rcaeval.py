@@ -16,11 +16,13 @@ it; the agent names the root-cause service (and the fault).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rcaeval._inputs import read_input
 from rcaeval.corpora._csv import Window, epoch_seconds, scan_file
 from rcaeval.corpora._judging import detector, evidence_checks, literal_pattern
 from rcaeval.corpora._write import (
@@ -28,13 +30,14 @@ from rcaeval.corpora._write import (
     ImportReport,
     Skipped,
     StagedCase,
+    check_suite_id,
     id_part,
     iso,
     opaque_id,
     slug,
     write_suite,
 )
-from rcaeval.errors import NotFoundError
+from rcaeval.errors import InputError, NotFoundError
 
 METRIC_FILES = ("metrics.csv", "data.csv", "simple_metrics.csv")
 """The metrics file of a case dir, the first one present (RE2/RE3, RE1, the reduced set)."""
@@ -112,7 +115,7 @@ def import_rcaeval(re_dir: str | Path, out: str | Path, *,
     root = Path(re_dir)
     if not root.is_dir():
         raise NotFoundError(f"{root} is not a directory (an RCAEval RE1/RE2/RE3 dataset dir)")
-    sid = suite_id or f"rcaeval-{id_part(root.name)}"
+    sid = check_suite_id(suite_id) or f"rcaeval-{id_part(root.name)}"
     report = ImportReport(Path(out), sid)
     kinds = frozenset({"metrics", "logs"} | ({"traces"} if "traces" in EVIDENCE_CHANNELS
                                               else set()))
@@ -138,22 +141,28 @@ def import_rcaeval(re_dir: str | Path, out: str | Path, *,
 def _stage(cd: CaseDir, case_id: str, kinds: frozenset[str], writer: CaseWriter) -> str | None:
     """Stage one case dir; returns why it was skipped (never naming the folders)."""
     inject_path = cd.path / "inject_time.txt"
-    text = inject_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    try:
+        raw = read_input(inject_path, "config")
+    except InputError as exc:  # a FIFO, a directory, an unreadable file
+        return f"inject_time.txt: {exc.message}"  # the message only: no folder names
+    except NotFoundError:
+        return "inject_time.txt: no such file (removed while importing?)"
+    text = raw.decode("utf-8", "replace").strip().splitlines()
     inject = epoch_seconds(text[0]) if text else None
     if inject is None:
         return (f"inject_time.txt line 1: unknown timestamp format "
                 f"{(text[0] if text else '')[:40]!r}")
     if not cd.service or not cd.fault:
         return "its folder is not named <service>_<fault>"
-    metrics = next((cd.path / m for m in METRIC_FILES if (cd.path / m).is_file()), None)
+    metrics = next((cd.path / m for m in METRIC_FILES if os.path.lexists(cd.path / m)), None)
     if metrics is None:
         return "no metrics file (" + ", ".join(METRIC_FILES) + ")"
     window = Window(0, inject - HALF_WINDOW_S, inject + HALF_WINDOW_S)
     for name in (metrics.name, "logs.csv", "traces.csv"):
-        if (cd.path / name).is_file():
+        if os.path.lexists(cd.path / name):  # a FIFO or dir is marked by scan_file
             scan_file(cd.path / name, [window], kinds=kinds)
     if window.error is not None:
-        return f"{window.error.path.name} line {window.error.line}: {window.error.message}"
+        return f"{window.error.where(window.error.path.name, ' line ')}: {window.error.message}"
     series = window.series()
     if not series:
         return (f"{metrics.name}: no metric point in the window "

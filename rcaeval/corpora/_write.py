@@ -76,6 +76,30 @@ class StagedCase:
     ticket: dict[str, Any] | None = None
 
 
+def check_suite_id(suite_id: str | None) -> str | None:
+    """``--suite`` as given, when it is a registry id (it names ``suites/<id>.yaml`` and
+    prefixes case ids); an input error (exit 3) otherwise. None stays None (the default)."""
+    from rcaeval.registry import ID_PATTERN
+
+    if suite_id is not None and not re.fullmatch(ID_PATTERN, suite_id):
+        shown = repr(suite_id) if len(suite_id) <= 80 else repr(suite_id[:77]) + "..."
+        raise InputError(f"{shown} is not a suite id: use lower-case letters, digits, '_', "
+                         "'-' and '.', starting with a letter or digit, at most 128 "
+                         "characters", field="--suite")
+    return suite_id
+
+
+def _inside(root: Path, sub: str) -> Path:
+    """``root/sub``, checked to stay under ``root`` once symlinks are resolved (a
+    ``cases -> /elsewhere`` symlink would make the import write outside the registry)."""
+    path = root / sub
+    real_root, real = root.resolve(), path.resolve()
+    if not real.is_relative_to(real_root):
+        raise InputError(f"resolves to {real}, outside the registry {real_root} (a symlink?)",
+                         file=str(path), field="--out")
+    return path
+
+
 def slug(text: str) -> str:
     """Lower-case words joined by ``_`` (an id fragment)."""
     return _SLUG.sub("_", text.lower()).strip("_") or "x"
@@ -151,23 +175,38 @@ class CaseWriter:
 
     def __init__(self, root: Path, report: ImportReport, header: str) -> None:
         self.root, self.report, self.header = root, report, header
-        self.cases_dir = root / "cases"
-        (root / "suites").mkdir(parents=True, exist_ok=True)
-        self.cases_dir.mkdir(parents=True, exist_ok=True)
+        from rcaeval._inputs import make_output_dir
+
+        make_output_dir(root, field="--out")
+        self.cases_dir = _inside(root, "cases")
+        make_output_dir(_inside(root, "suites"), field="--out")
+        make_output_dir(self.cases_dir, field="--out")
         self.stage_parent = self.cases_dir / f".import-{secrets.token_hex(4)}"
         self.loaded: list[tuple[str, str, Any]] = []
 
     def __enter__(self) -> CaseWriter:
-        self.stage_parent.mkdir()
+        try:
+            self.stage_parent.mkdir()
+        except OSError as exc:
+            raise InputError(f"cannot write a staging dir there: {exc.strerror or exc}",
+                             file=str(self.cases_dir), field="--out") from None
         return self
 
     def __exit__(self, *exc: object) -> None:
         shutil.rmtree(self.stage_parent, ignore_errors=True)
 
     def add(self, case: StagedCase) -> None:
-        from rcaeval.registry import load_case_dir
+        from rcaeval.registry import ID_PATTERN, load_case_dir
 
+        if not re.fullmatch(ID_PATTERN, case.case_id):
+            self.report.skipped.append(Skipped(case.source, f"case id {case.case_id[:80]!r} "
+                                               "is not a registry id"))
+            return
         stage = self.stage_parent / case.case_id
+        if stage.exists() or any(cid == case.case_id for cid, _, _ in self.loaded):
+            self.report.skipped.append(Skipped(case.source, f"case id {case.case_id!r} is "
+                                               "another row's too (one case per id)"))
+            return
         stage.mkdir()
         (stage / "case.yaml").write_text(dump_yaml(case.case, self.header), encoding="utf-8")
         (stage / "judge.yaml").write_text(dump_yaml(case.judge, self.header), encoding="utf-8")
@@ -195,8 +234,10 @@ class CaseWriter:
                 continue
             target = self.cases_dir / case_id
             if target.is_symlink() or (target.exists() and not target.is_dir()):
-                raise InputError("the case dir to write is not a plain directory",
-                                 file=str(target))
+                self.report.skipped.append(Skipped(source, f"{target} is not a plain "
+                                                   "directory (a symlink or a file): not "
+                                                   "replaced"))
+                continue
             if target.exists():
                 target.rename(self.stage_parent / f".old-{case_id}")
             (self.stage_parent / case_id).rename(target)
@@ -209,7 +250,7 @@ def write_suite(root: Path, suite: dict[str, Any], case_ids: list[str], header: 
     doc = dict(suite)
     doc["cases"] = [{"id": cid, "status": "active", "baseline_eligible": True}
                     for cid in case_ids]
-    path = root / "suites" / f"{suite['suite_id']}.yaml"
+    path = _inside(root, "suites") / f"{check_suite_id(suite['suite_id'])}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
     tmp.write_text(dump_yaml(doc, header), encoding="utf-8")

@@ -54,9 +54,9 @@ def _time(value: Any, src: str, where: str) -> datetime:
         raise source_error(f"expected an RFC 3339 time, got {value!r:.60}", src, field=where)
     try:
         dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
+        return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).astimezone(UTC)
+    except (ValueError, OverflowError):  # OverflowError: past year 9999 once in UTC
         raise source_error(f"not an RFC 3339 time: {value!r:.60}", src, field=where) from None
-    return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 def _iso(dt: datetime) -> str:
@@ -75,7 +75,7 @@ def _rule(url: Any) -> str | None:
 def _state(alert: dict[str, Any], src: str, where: str) -> str:
     status = alert.get("status")
     state = status.get("state") if isinstance(status, dict) else status
-    if state not in STATE_STATUS:
+    if not isinstance(state, str) or state not in STATE_STATUS:
         raise source_error(f"alert state {state!r:.40} is not one of "
                            + ", ".join(STATE_STATUS), src,
                            field=f"{where}.status" + (".state" if isinstance(status, dict)

@@ -135,9 +135,11 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
     ``family`` and ``summary``). No data at all in the window is an input error; nothing
     is written. ``extra`` adds incident files a caller read itself (the incident lab: logs,
     events, slow SQL): ``name`` → a JSON document, or text for a ``logs/NAME.log`` file."""
+    from rcaeval._inputs import check_output_dir
     from rcaeval.authoring import draft_case
 
     case_dir, case_id = _target(out, force)
+    check_output_dir(case_dir.parent, field="--out")
     if queries and not prometheus:
         raise InputError("a --query needs --prometheus (the server to ask)", field="--query")
     if bool(loki) != bool(loki_queries):
@@ -174,8 +176,9 @@ def capture_case(out: str | os.PathLike[str], window: tuple[datetime, datetime],
                          f"{iso_time(end.timestamp())}: "
                          + ("; ".join(notes[:5]) or "no series, alerts, lines or events"),
                          field="--window")
-    cases = case_dir.parent
-    cases.mkdir(parents=True, exist_ok=True)
+    from rcaeval._inputs import make_output_dir
+
+    cases = make_output_dir(case_dir.parent, field="--out")
     stage = Path(tempfile.mkdtemp(prefix=f".capture-{case_id}-", dir=cases))
     try:
         with incident_update(stage / "incident") as work:

@@ -38,10 +38,10 @@ def parse_iso(value: str, what: str) -> datetime:
     """An ISO-8601 timestamp as an aware UTC datetime (naive values are UTC)."""
     try:
         dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError as exc:
-        raise InputError(f"not an ISO-8601 timestamp: {value!r} (e.g. 2026-10-03T14:05:00Z)",
-                         field=what) from exc
-    return dt.astimezone(UTC) if dt.tzinfo else dt.replace(tzinfo=UTC)
+        return dt.astimezone(UTC) if dt.tzinfo else dt.replace(tzinfo=UTC)
+    except (ValueError, OverflowError) as exc:  # 9999-12-31T23:00:00-05:00 is past year 9999
+        raise InputError(f"not an ISO-8601 timestamp (of a year 1..9999 in UTC): {value!r:.80}"
+                         " (e.g. 2026-10-03T14:05:00Z)", field=what) from exc
 
 
 def parse_window(text: str | None) -> Window | None:
@@ -68,29 +68,54 @@ def iso(dt: datetime) -> str:
     return dt.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def unix_int(value: Any, path: str | Path, field: str, line: int | None = None) -> int:
-    """A protobuf-JSON int64 (a decimal string or an integer) as an int."""
+MAX_UNIX_S = 253402128000
+"""9999-12-30T00:00:00Z: the last Unix second a timestamp of an import may be."""
+
+
+def unix_int(value: Any, path: str | Path, field: str, line: int | None = None, *,
+             per_second: int = 10**9) -> int:
+    """A protobuf-JSON int64 (a decimal string or an integer) as an int: a Unix time in
+    units of ``1/per_second`` s (nanoseconds by default), between 1970 and 9999."""
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise source_error(f"expected an integer or a decimal string, got {value!r}", path,
-                           line=line, field=field)
+        raise source_error(f"expected an integer or a decimal string, got {value!r:.60}",
+                           path, line=line, field=field)
     if isinstance(value, str) and not value.strip().isdigit():
-        raise source_error(f"expected a decimal integer string, got {value!r}", path,
+        raise source_error(f"expected a decimal integer string, got {value!r:.60}", path,
+                           line=line, field=field)
+    text = value.strip() if isinstance(value, str) else None
+    if text is not None and len(text) > 40 or not 0 <= int(value) <= MAX_UNIX_S * per_second:
+        raise source_error(f"{value!r:.60} is no Unix time between 1970 and 9999", path,
                            line=line, field=field)
     return int(value)
 
 
-def _checked(path: Path) -> Path:
-    if not path.is_file():
-        raise source_error("no such file", path)
-    if os.path.getsize(path) > MAX_SOURCE_BYTES:
-        raise source_error(f"larger than {MAX_SOURCE_BYTES} bytes", path)
-    return path
+def count_int(value: Any, path: str | Path, field: str, default: int = 0) -> int:
+    """A count field (``count``, ``restartCount``): a non-negative integer (or a decimal
+    string of one) below 2**63; ``default`` when absent or null."""
+    if value is None:
+        return default
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 20:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+        raise source_error(f"expected a count (a non-negative integer), got {value!r:.60}",
+                           path, field=field)
+    return value
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of one source file, read as every user input file is
+    (:func:`rcaeval._inputs.read_input`): a missing file is not found (exit 6); a FIFO,
+    device, socket or directory, or a file over :data:`MAX_SOURCE_BYTES`, is an input error
+    naming it (exit 3), and opening never blocks."""
+    from rcaeval._inputs import read_input
+
+    return read_input(path, "import", cap=MAX_SOURCE_BYTES)
 
 
 def read_json(path: Path) -> Any:
     """A source file holding one JSON document."""
     try:
-        return orjson.loads(_checked(path).read_bytes())
+        return orjson.loads(read_source(path))
     except orjson.JSONDecodeError as exc:
         raise source_error(f"not valid JSON: {exc}", path, line=exc.lineno) from exc
 
@@ -98,7 +123,7 @@ def read_json(path: Path) -> Any:
 def json_documents(path: Path) -> Iterator[tuple[int | None, Any]]:
     """The JSON documents of a file: one document (line None), or JSON Lines (one per
     non-blank line, with its 1-based line number) - what exporters write either way."""
-    raw = _checked(path).read_bytes()
+    raw = read_source(path)
     try:
         yield None, orjson.loads(raw)
         return

@@ -16,6 +16,7 @@ named by :func:`log_name`, which makes any instance or stream label one safe fil
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -50,17 +51,41 @@ def incident_update(target: str | os.PathLike[str]) -> Iterator[Path]:
     if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
         raise InputError("the incident dir to write is not a plain directory", file=str(dest),
                          field="--out")
-    parent = dest.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.import-", dir=parent))
+    from rcaeval._inputs import make_output_dir
+
+    parent = make_output_dir(dest.parent, field="--out")
+    try:
+        work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.import-", dir=parent))
+    except OSError as exc:  # /proc, a read-only or foreign file system
+        raise InputError(f"cannot write a working copy beside it: {exc.strerror or exc}",
+                         file=str(dest), field="--out") from None
     try:
         if dest.is_dir():
             shutil.copytree(dest, work, symlinks=True, dirs_exist_ok=True)
+            _refuse_escaping_links(work, dest)
         yield work
         _swap_in(work, dest)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+def _refuse_escaping_links(work: Path, dest: Path) -> None:
+    """An input error naming the first symlink of the copied incident dir that resolves
+    outside it (``metrics.json -> /home/me/.bashrc``, ``logs -> /etc``): the import would
+    write through it, outside ``--out``. Symlinks between the dir's own files are kept."""
+    real_work = work.resolve()
+    for dirpath, dirnames, filenames in os.walk(work):
+        for name in sorted(dirnames + filenames):
+            path = Path(dirpath) / name
+            if not path.is_symlink():
+                continue
+            real = path.resolve()
+            if real != real_work and not real.is_relative_to(real_work):
+                shown = dest / path.relative_to(work)
+                raise InputError(f"is a symlink to {os.readlink(path)!r}, outside the incident "
+                                 "dir: an import never writes through it (replace it with the "
+                                 "file itself)", file=str(shown), field="--out")
 
 
 def _swap_in(work: Path, dest: Path) -> None:
@@ -98,8 +123,11 @@ def write_doc(incident: Path, name: str, doc: Mapping[str, Any]) -> Path:
     """Write ``doc`` as the incident file ``name`` (indented, sorted keys inside records
     kept as given)."""
     path = incident / name
-    path.write_bytes(orjson.dumps(dict(doc), option=orjson.OPT_INDENT_2
-                                  | orjson.OPT_APPEND_NEWLINE))
+    try:
+        data = orjson.dumps(dict(doc), option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    except TypeError:  # an integer past 64 bits a source gave: the stdlib writes any int
+        data = (json.dumps(dict(doc), indent=2, ensure_ascii=False) + "\n").encode()
+    path.write_bytes(data)
     return path
 
 

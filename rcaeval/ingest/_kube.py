@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rcaeval.errors import InputError
-from rcaeval.ingest._common import Window, iso, parse_iso, read_json
+from rcaeval.ingest._common import Window, count_int, iso, parse_iso, read_json
 from rcaeval.ingest._incident import source_error
 
 APP_LABELS = ("app.kubernetes.io/component", "app.kubernetes.io/name", "app", "component",
@@ -52,6 +52,14 @@ def _time(value: Any, path: Path, field: str) -> str | None:
         return iso(parse_iso(value, field))
     except InputError as exc:
         raise source_error(exc.message, path, field=field) from exc
+
+
+def _count(ev: dict[str, Any], series: dict[str, Any], path: Path, where: str) -> int:
+    for key, doc, field in (("count", ev, "count"), ("deprecatedCount", ev, "deprecatedCount"),
+                            ("count", series, "series.count")):
+        if doc.get(key):
+            return count_int(doc[key], path, f"{where}.{field}")
+    return 1
 
 
 def _event(ev: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
@@ -89,8 +97,7 @@ def _event(ev: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
         "type": ev.get("type") or "Normal",
         "object": f"{str(obj.get('kind') or 'object').lower()}/{obj['name']}",
         "reason": reason, "message": str(ev.get("message") or ev.get("note") or ""),
-        "count": int(ev.get("count") or ev.get("deprecatedCount") or series.get("count")
-                     or 1),
+        "count": _count(ev, series, path, where),
     }
     if ns:
         rec["namespace"] = ns
@@ -153,7 +160,9 @@ def _pod(pod: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
         term = ((c.get("lastState") or {}).get("terminated") if isinstance(
             c.get("lastState"), dict) else None) or state.get("terminated")
         item: dict[str, Any] = {"name": c["name"], "ready": bool(c.get("ready")),
-                                "restarts": int(c.get("restartCount") or 0), "state": st}
+                                "restarts": count_int(c.get("restartCount"), path, f"{where}."
+                                                      f"status.containerStatuses[{k}]."
+                                                      "restartCount"), "state": st}
         detail = state.get(st) if isinstance(state.get(st), dict) else {}
         if detail.get("reason"):
             item["state_reason"] = detail["reason"]
@@ -165,8 +174,10 @@ def _pod(pod: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
             if last_term is None or at > last_at:
                 last_term, last_at = item["last_termination_reason"], at
         containers.append(item)
-    conds = {c.get("type"): c.get("status") for c in status.get("conditions") or []
-             if isinstance(c, dict)}
+    conditions = status.get("conditions") or []
+    if not isinstance(conditions, list):
+        raise source_error("expected a list", path, field=f"{where}.status.conditions")
+    conds = {str(c.get("type")): c.get("status") for c in conditions if isinstance(c, dict)}
     comp = next((labels[k] for k in APP_LABELS if isinstance(labels.get(k), str)
                  and labels[k]), None) or (containers[0]["name"] if containers else name)
     rec: dict[str, Any] = {
@@ -178,8 +189,9 @@ def _pod(pod: dict[str, Any], path: Path, i: int) -> dict[str, Any]:
     }
     if last_term:
         rec["last_termination_reason"] = last_term
+    spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
     for key, value in (("namespace", meta.get("namespace")),
-                       ("node", (pod.get("spec") or {}).get("nodeName")),
+                       ("node", spec.get("nodeName")),
                        ("started_at", _time(status.get("startTime"), path,
                                             f"{where}.status.startTime"))):
         if value:

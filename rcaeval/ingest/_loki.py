@@ -110,7 +110,8 @@ def journal_entries(path: Path, *, instance: str | None = None) -> list[Entry]:
                 raise source_error("a journal entry needs __REALTIME_TIMESTAMP (export with "
                                    "journalctl -o json)", path, line=line,
                                    field="__REALTIME_TIMESTAMP")
-            us = unix_int(r["__REALTIME_TIMESTAMP"], path, "__REALTIME_TIMESTAMP", line)
+            us = unix_int(r["__REALTIME_TIMESTAMP"], path, "__REALTIME_TIMESTAMP", line,
+                          per_second=10**6)
             msg = _text(r.get("MESSAGE"))
             if msg is None:
                 continue  # an entry without a message (journald allows it)

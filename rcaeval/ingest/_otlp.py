@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -85,13 +86,23 @@ def any_value(value: Any) -> Any:
     return v
 
 
+def _plain(v: Any) -> bool:
+    """``v`` can be JSON text as it is (no NaN/Infinity; the stdlib encoder writes any int)."""
+    try:
+        json.dumps(v, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        return False
+    return True
+
+
 def attributes(items: Any) -> dict[str, str]:
     """OTLP ``KeyValue`` list -> ``{key: text}`` (non-strings as JSON text)."""
     out: dict[str, str] = {}
     for kv in items if isinstance(items, list) else []:
         if isinstance(kv, dict) and isinstance(kv.get("key"), str):
             v = any_value(kv.get("value"))
-            out[kv["key"]] = v if isinstance(v, str) else orjson.dumps(v).decode()
+            out[kv["key"]] = v if isinstance(v, str) else json.dumps(v, allow_nan=False) \
+                if _plain(v) else str(v)
     return out
 
 
@@ -133,6 +144,8 @@ def _span(sp: Any, resource: dict[str, str], path: Path, line: int | None,
     if resource:
         rec["resource"] = resource
     events = []
+    if not isinstance(sp.get("events") or [], list):
+        raise source_error("expected an 'events' list", path, line=line, field=f"{where}.events")
     for j, ev in enumerate(sp.get("events") or []):
         if not isinstance(ev, dict):
             continue
@@ -159,9 +172,14 @@ def otlp_spans(path: Path) -> list[dict[str, Any]]:
             if not isinstance(rs, dict):
                 raise source_error("expected an object", path, line=line,
                                    field=f"resourceSpans[{i}]")
-            resource = attributes((rs.get("resource") or {}).get("attributes"))
+            res = rs.get("resource")
+            resource = attributes(res.get("attributes") if isinstance(res, dict) else None)
             key = "scopeSpans" if "scopeSpans" in rs else "instrumentationLibrarySpans"
-            for k, ss in enumerate(rs.get(key) or []):
+            scopes = rs.get(key) or []
+            if not isinstance(scopes, list):
+                raise source_error(f"expected a '{key}' list", path, line=line,
+                                   field=f"resourceSpans[{i}].{key}")
+            for k, ss in enumerate(scopes):
                 spans = ss.get("spans") if isinstance(ss, dict) else None
                 if not isinstance(spans, list):
                     raise source_error("expected a 'spans' list", path, line=line,

@@ -135,8 +135,6 @@ def plain_entries(path: Path, *, instance: str | None = None, component: str | N
     if fmt is not None and fmt not in PARSERS:
         raise InputError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}",
                          field="--format")
-    if not path.is_file():
-        raise source_error("no such file", path)
     text = read_input(path, "import").decode("utf-8", "replace")
     inst = instance or path.name.split(".")[0] or "log"
     comp = component or inst
@@ -163,7 +161,7 @@ def plain_entries(path: Path, *, instance: str | None = None, component: str | N
         except _NoYear:
             raise source_error("this log's timestamps carry no year: pass --year (or a "
                                "--window)", path, line=no) from None
-        except ValueError as exc:  # a date that does not exist (Feb 30)
+        except (ValueError, OverflowError) as exc:  # Feb 30; past year 9999 once in UTC
             raise source_error(f"not a valid timestamp: {exc}", path, line=no) from exc
         if got is None:
             if not out:

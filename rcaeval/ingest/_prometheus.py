@@ -30,6 +30,7 @@ from typing import Any
 
 import orjson
 
+from rcaeval.ingest._common import MAX_UNIX_S
 from rcaeval.ingest._incident import incident_update, read_doc, source_error, write_doc
 
 METRICS_FILE, SERIES_KEY = "metrics.json", "series"
@@ -96,8 +97,9 @@ def _sample(value: Any, src: str, where: str) -> tuple[float, float] | None:
     except ValueError:
         raise source_error(f"sample value {value[1]!r:.40} is not a number", src,
                            field=where) from None
-    if not math.isfinite(value[0]):
-        raise source_error(f"sample time {value[0]!r} is not a Unix time", src, field=where)
+    if not (math.isfinite(value[0]) and 0 <= value[0] <= MAX_UNIX_S):
+        raise source_error(f"sample time {value[0]!r:.40} is no Unix time between 1970 and "
+                           "9999", src, field=where)
     return (float(value[0]), num) if math.isfinite(num) else None
 
 

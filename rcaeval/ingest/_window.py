@@ -17,17 +17,18 @@ _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 def _end(text: str, now: datetime, what: str) -> datetime:
     text = text.strip()
-    if m := _REL.match(text):
-        n, unit = m.groups()
-        return now - timedelta(seconds=int(n) * _UNIT[unit]) if n else now
-    if re.fullmatch(r"\d+(\.\d+)?", text):
-        return datetime.fromtimestamp(float(text), UTC)
     try:
+        if m := _REL.match(text):
+            n, unit = m.groups()
+            return now - timedelta(seconds=int(n) * _UNIT[unit]) if n else now
+        if re.fullmatch(r"\d+(\.\d+)?", text):
+            return datetime.fromtimestamp(float(text), UTC)
         dt = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise InputError(f"the window's {what} {text!r} is not an RFC 3339 time, a Unix time, "
-                         "now or now-<n>[smhd]", field="--window") from None
-    return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).astimezone(UTC)
+        return (dt if dt.tzinfo else dt.replace(tzinfo=UTC)).astimezone(UTC)
+    except (ValueError, OverflowError, OSError):  # also a time before 0001 or past 9999
+        raise InputError(f"the window's {what} {text[:80]!r} is not an RFC 3339 time, a Unix "
+                         "time, now or now-<n>[smhd] (of a year 1..9999)",
+                         field="--window") from None
 
 
 def parse_window_bounds(text: str, *,
