@@ -37,7 +37,8 @@ _KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
           stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a directory"}
 
 
-def _describe(mode: int) -> str:
+def describe_mode(mode: int) -> str:
+    """What a file of ``mode`` is, when it is not a regular file (``a FIFO``, ...)."""
     return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
 
 
@@ -63,7 +64,7 @@ def check_input_file(path: str | os.PathLike[str], kind: str, *, cap: int | None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=str(p), field=field) from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"is {_describe(st.st_mode)}, expected a regular file", file=str(p),
+        raise InputError(f"is {describe_mode(st.st_mode)}, expected a regular file", file=str(p),
                          field=field)
     limit = _cap(kind, cap)
     if st.st_size > limit:
@@ -87,7 +88,7 @@ def read_input(path: str | os.PathLike[str], kind: str, *, cap: int | None = Non
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputError(f"is {_describe(st.st_mode)}, expected a regular file",
+            raise InputError(f"is {describe_mode(st.st_mode)}, expected a regular file",
                              file=str(p), field=field)
         if st.st_size > limit:
             raise _too_big(st.st_size, limit, p, field)
@@ -126,6 +127,6 @@ def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(p), field=field
                          ) from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"is {_describe(st.st_mode)}: name a file to write", file=str(p),
+        raise InputError(f"is {describe_mode(st.st_mode)}: name a file to write", file=str(p),
                          field=field)
     return p
