@@ -130,3 +130,15 @@ def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
         raise InputError(f"is {describe_mode(st.st_mode)}: name a file to write", file=str(p),
                          field=field)
     return p
+
+
+def make_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
+    """``path`` as a directory to write into, created with its parents: exit 3 naming it when
+    it (or a parent) is a file, a device or otherwise cannot be made a directory."""
+    p = Path(path)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot write into it: {exc.strerror or exc}; name a directory",
+                         file=str(p), field=field) from None
+    return p

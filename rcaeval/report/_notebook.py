@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rcaeval._inputs import check_output_file
 from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError, RcaevalError
 from rcaeval.store import Store
@@ -175,10 +176,13 @@ def resolve_store(db: str | Path | None, run_id: str) -> Path:
 
 
 def execute_to_html(src: str | Path, html: str | Path, params: dict[str, Any], *,
-                    show_code: bool = False, timeout_s: int = 600) -> tuple[Any, Path, Path]:
+                    show_code: bool = False, timeout_s: int = 600,
+                    out_field: str = "--out") -> tuple[Any, Path, Path]:
     """Execute the notebook ``src`` with papermill (kernel :data:`KERNEL_NAME`, working
     directory the notebook's folder), write the executed ``.ipynb`` next to ``html`` and the
-    static HTML export to ``html``. Returns ``(notebook node, html, ipynb)``.
+    static HTML export to ``html``. Returns ``(notebook node, html, ipynb)``. An ``html``
+    (or ``.ipynb``) that is a directory or device is exit 3 naming ``out_field``, before
+    anything is executed.
 
     :class:`NotFoundError` for a missing notebook; :class:`RcaevalError` when a cell fails
     (the executed notebook and HTML are still written, showing the error)."""
@@ -187,8 +191,8 @@ def execute_to_html(src: str | Path, html: str | Path, params: dict[str, Any], *
     src = Path(src)
     if not src.is_file():
         raise NotFoundError(f"notebook {src} does not exist")
-    out = Path(html).resolve()
-    ipynb = out.with_suffix(".ipynb")
+    out = check_output_file(Path(html), field=out_field).resolve()
+    ipynb = check_output_file(out.with_suffix(".ipynb"), field=out_field)  # before any work
     out.parent.mkdir(parents=True, exist_ok=True)
     error = _papermill(src, ipynb, params, timeout_s)
     nb = nbformat.read(str(ipynb), as_version=4)
