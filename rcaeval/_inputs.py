@@ -40,6 +40,7 @@ _KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a character device",
 
 
 def describe_mode(mode: int) -> str:
+    """What a file of ``mode`` is, when it is not a regular file (``a FIFO``, ...)."""
     return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
 
 
@@ -168,4 +169,22 @@ def make_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
     except OSError as exc:
         raise InputError(f"cannot create the directory: {exc.strerror or exc}", file=str(p),
                          field=field) from None
+    return p
+
+
+def require_dir(path: str | os.PathLike[str], what: str, *, field: str | None = None) -> Path:
+    """``path`` if it is a directory (a symlink to one is followed): :class:`NotFoundError`
+    when nothing is there, :class:`InputError` (exit 3) when it is a file, a FIFO, a device."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        raise NotFoundError(f"{what} {p} does not exist") from None
+    except OSError as exc:
+        raise InputError(f"cannot read the {what}: {exc.strerror or exc}", file=str(p),
+                         field=field) from None
+    if not stat.S_ISDIR(st.st_mode):
+        kind = "a regular file" if stat.S_ISREG(st.st_mode) else describe_mode(st.st_mode)
+        raise InputError(f"is {kind}, expected the {what} (a directory)", file=str(p),
+                         field=field)
     return p

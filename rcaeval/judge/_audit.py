@@ -93,14 +93,12 @@ def _registry_cases(
 ) -> tuple[dict[str, CaseRules], dict[str, tuple[str, str]]]:
     """Load each case id from the registry. Returns the cases that loaded and, for the ones
     that did not (unknown id, or case.yaml/judge.yaml with problems), ``(subtype, reason)``."""
+    from rcaeval._inputs import require_dir
     from rcaeval._paths import registry_dir
     from rcaeval.registry import load_case
 
-    root = Path(registry_root) if registry_root is not None else registry_dir()
-    if not root.is_dir():
-        from rcaeval.errors import NotFoundError
-
-        raise NotFoundError(f"registry {root} does not exist")
+    root = require_dir(registry_root if registry_root is not None else registry_dir(),
+                       "registry", field="--registry")
     out: dict[str, CaseRules] = {}
     failures: dict[str, tuple[str, str]] = {}
     for cid in case_ids:
@@ -182,7 +180,9 @@ def judge_audit(
                       semantic=semantic, profiles_path=profiles_path,
                       scoring_profile=scoring_profile)
     db = session.con
-    root = Path(audit_root)
+    from rcaeval._inputs import require_dir
+
+    root = require_dir(audit_root, "audit root", field="AUDIT_DIR")  # a file or FIFO: exit 3
     try:
         refs = discover_case_dirs(root)
     except FileNotFoundError as exc:

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from rcaeval.registry._common import Id
+from rcaeval.registry._common import INT32_MAX, Id
 from rcaeval.registry._conditions import NonEmptyStr
 
 _STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
@@ -37,7 +37,7 @@ class TimeWindow(BaseModel):
     model_config = _STRICT
     start: AwareDatetime
     end: AwareDatetime
-    tolerance_s: int = Field(default=600, ge=0)
+    tolerance_s: int = Field(default=600, ge=0, le=INT32_MAX)
 
     @field_validator("start", "end", mode="before")
     @classmethod

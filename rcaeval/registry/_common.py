@@ -10,6 +10,10 @@ from pydantic import AfterValidator, StringConstraints
 
 from rcaeval.errors import InputError
 
+INT32_MAX = 2**31 - 1
+"""The largest value of a registry field stored in a 32-bit column (``tolerance_s``,
+``efficiency.max_steps``)."""
+
 ID_PATTERN = r"^[a-z0-9][a-z0-9_.-]{0,127}$"
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
 """A suite, case, check or detector id (docs/registry.md)."""

@@ -23,7 +23,7 @@ from rcaeval._vocab import (
     STRUCTURED_CHECK_ID,
 )
 from rcaeval.grammar import Grammar, merge_extensions
-from rcaeval.registry._common import Id
+from rcaeval.registry._common import INT32_MAX, Id
 from rcaeval.registry._conditions import Condition, EvidenceCondition, NonEmptyStr
 from rcaeval.registry._regex import re2_problem
 
@@ -255,7 +255,8 @@ class EfficiencyBudget(BaseModel):
     verdict only with ``enforce: true``."""
 
     model_config = _STRICT
-    max_steps: int | None = Field(default=None, ge=0, description="Most tool calls (steps).")
+    max_steps: int | None = Field(default=None, ge=0, le=INT32_MAX,
+                                  description="Most tool calls (steps).")
     max_tokens: int | None = Field(default=None, ge=0,
                                    description="Most input + output tokens the agent reported.")
     max_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False,

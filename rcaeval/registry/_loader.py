@@ -39,11 +39,11 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 def resolve_registry_dir(root: Path | str | None) -> Path:
     """``root``, else the default registry (``$RCAEVAL_REGISTRY`` or ``<data>/registry``);
-    :class:`NotFoundError` when it is not a directory."""
+    :class:`NotFoundError` when it does not exist, :class:`InputError` when it is a file."""
+    from rcaeval._inputs import require_dir
+
     path = Path(root) if root is not None else registry_dir()
-    if not path.is_dir():
-        raise NotFoundError(f"registry directory {path} does not exist")
-    return path
+    return require_dir(path, "registry", field="--registry")
 
 
 def _rel(root: Path, path: Path) -> str:

@@ -257,7 +257,7 @@ def _document(rel: str, node: yaml.Node | None, data: Any
                     f"the document must be a YAML mapping (got {kind})")
         )
         return None, problems
-    bad = _escaped_controls(doc)
+    bad = _escaped_controls(doc) + _huge_integers(doc)
     if bad:
         return None, problems + bad
     return doc, problems
@@ -285,6 +285,29 @@ def _escaped_controls(doc: YamlDoc) -> list[Problem]:
             stack.extend((v, (*path, i)) for i, v in enumerate(cur))
         elif isinstance(cur, str) and _CONTROL.search(cur):
             out.append(_control_problem(doc, path, cur, "value"))
+    return sorted(out, key=lambda p: (p.line or 0, p.field))
+
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _huge_integers(doc: YamlDoc) -> list[Problem]:
+    """A problem for every integer of ``doc`` outside the signed 64-bit range: no field
+    takes one, and it could be neither hashed (``rules_hash``) nor stored."""
+    out: list[Problem] = []
+    stack: list[tuple[Any, YamlPath]] = [(doc.data, ())]
+    while stack and len(out) < 10:
+        cur, path = stack.pop()
+        if isinstance(cur, dict):
+            stack.extend((v, (*path, k if isinstance(k, str | int) else str(k)))
+                         for k, v in cur.items())
+        elif isinstance(cur, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(cur))
+        elif isinstance(cur, int) and not isinstance(cur, bool) and not (
+                INT64_MIN <= cur <= INT64_MAX):
+            digits = len(str(abs(cur)))
+            out.append(Problem(doc.file, doc.line_of(path), dotted(path), "out_of_range",
+                               f"the integer ({digits} digits) is outside the 64-bit range"))
     return sorted(out, key=lambda p: (p.line or 0, p.field))
 
 

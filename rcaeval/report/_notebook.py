@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rcaeval._inputs import check_output_file
 from rcaeval._paths import read_query
 from rcaeval.errors import InputError, NotFoundError, RcaevalError
 from rcaeval.store import Store
@@ -174,22 +175,24 @@ def resolve_store(db: str | Path | None, run_id: str) -> Path:
     return db_path
 
 
-def check_html_out(html: str | Path) -> Path:
+def check_html_out(html: str | Path, field: str = "--html") -> Path:
     """``html`` resolved, once it and the ``.ipynb`` beside it are files that can be written
-    (a directory, a device or a path under a file is exit 3, before anything runs)."""
-    from rcaeval._inputs import check_output_file
-
+    (a directory, a device or a path under a file is exit 3 naming ``field``, before anything
+    runs)."""
     out = Path(html).resolve()
-    check_output_file(out, field="--html")
-    check_output_file(out.with_suffix(".ipynb"), field="--html")
+    check_output_file(out, field=field)
+    check_output_file(out.with_suffix(".ipynb"), field=field)
     return out
 
 
 def execute_to_html(src: str | Path, html: str | Path, params: dict[str, Any], *,
-                    show_code: bool = False, timeout_s: int = 600) -> tuple[Any, Path, Path]:
+                    show_code: bool = False, timeout_s: int = 600,
+                    out_field: str = "--out") -> tuple[Any, Path, Path]:
     """Execute the notebook ``src`` with papermill (kernel :data:`KERNEL_NAME`, working
     directory the notebook's folder), write the executed ``.ipynb`` next to ``html`` and the
-    static HTML export to ``html``. Returns ``(notebook node, html, ipynb)``.
+    static HTML export to ``html``. Returns ``(notebook node, html, ipynb)``. An ``html``
+    (or ``.ipynb``) that is a directory or device is exit 3 naming ``out_field``, before
+    anything is executed.
 
     :class:`NotFoundError` for a missing notebook; :class:`RcaevalError` when a cell fails
     (the executed notebook and HTML are still written, showing the error)."""
@@ -198,7 +201,7 @@ def execute_to_html(src: str | Path, html: str | Path, params: dict[str, Any], *
     src = Path(src)
     if not src.is_file():
         raise NotFoundError(f"notebook {src} does not exist")
-    out = check_html_out(html)
+    out = check_html_out(html, field=out_field)
     ipynb = out.with_suffix(".ipynb")
     out.parent.mkdir(parents=True, exist_ok=True)
     error = _papermill(src, ipynb, params, timeout_s)

@@ -141,7 +141,7 @@ def render_run_page(run_id: str, *, db: str | Path | None = None,
     params: dict[str, Any] = {"db": str(db_path), "run_id": run_id}
     html = Path(out) if out is not None else Path(f"run_{run_id}.html")
     _, html, ipynb = execute_to_html(src, html, params, show_code=show_code,
-                                     timeout_s=timeout_s)
+                                     timeout_s=timeout_s, out_field="--html")
     with connect(db_path, read_only=True) as s:
         n = s.judgments(run_id=run_id).height
     return RunPage(run_id=run_id, html=html, ipynb=ipynb, cases=n)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rcaeval._inputs import make_output_dir
 from rcaeval._vocab import UNFINISHED_OUTCOMES, VERDICTS
 from rcaeval.registry import BaselineSpec
 from rcaeval.report._context import AUTO, ReportContext, build_context
@@ -384,8 +385,8 @@ def write_reports(
     ``<data>/eval_audits``; see :func:`run_audit_dir`); return their paths. The baseline is
     the registry's for the run's suite unless given (``None``: no comparison)."""
     ctx = build_context(store, run_id, registry_root, baseline=baseline)
-    out = Path(out_dir) if out_dir is not None else run_audit_dir(ctx.data.run)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_output_dir(out_dir if out_dir is not None else run_audit_dir(ctx.data.run),
+                          field="--out")
     report, detail = out / REPORT_FILE, out / DETAIL_FILE
     report.write_text(render_report(ctx) + lab_section(store, run_id), encoding="utf-8",
                       newline="\n")

@@ -18,7 +18,7 @@ import duckdb
 
 from rcaeval._paths import default_db_path, read_query
 from rcaeval.errors import InputError, NotFoundError
-from rcaeval.store._damage import note_opened
+from rcaeval.store._damage import check_store_file, note_opened
 from rcaeval.store._migrations import (
     applied_migrations,
     apply_migration,
@@ -401,6 +401,7 @@ def open_connection(
             raise InputError("an in-memory store cannot be opened read-only", file=MEMORY)
         con = duckdb.connect(MEMORY)
     else:
+        check_store_file(path)  # a FIFO never blocks; a JSON/CSV file is not opened in memory
         if read_only and not path.exists():
             raise NotFoundError(f"no store at {path}; create it with `rcaeval db init`")
         if not read_only:

@@ -4,10 +4,14 @@ that opens a store, instead of a DuckDB traceback from wherever the damage is fi
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+from pathlib import Path
 
 import duckdb
 
+from rcaeval._inputs import describe_mode
 from rcaeval.errors import InputError
 
 _DAMAGE = re.compile(r"Could not read enough bytes|Corrupt database file|checksum|"
@@ -43,3 +47,45 @@ def damaged_store(exc: BaseException, db_path: str | None = None) -> InputError 
                 file=where or "the store")
         cur = cur.__cause__ or cur.__context__
     return None
+
+
+_HEADER = slice(8, 12)
+_MAGIC = b"DUCK"
+
+
+def check_store_file(path: str | os.PathLike[str]) -> None:
+    """Refuse an existing ``path`` that is not a DuckDB store file, before DuckDB opens it.
+
+    A FIFO, device, socket or directory is refused without blocking; a regular file must
+    carry DuckDB's header. DuckDB itself would open an existing JSON, CSV or Parquet file as
+    an *in-memory* database with a view of it, so ``--db answers.json`` judged or imported
+    into memory and lost every row with exit 0. A missing file is left to the caller (a
+    read-write open creates it)."""
+    p = Path(path)
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a DuckDB store file", file=str(p),
+                         field="--db") from None
+    except OSError as exc:
+        raise InputError(f"cannot open the store: {exc.strerror or exc}", file=str(p),
+                         field="--db") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputError(f"is {describe_mode(mode)}, expected a DuckDB store file",
+                             file=str(p), field="--db")
+        head = os.pread(fd, _HEADER.stop, 0)
+    except OSError as exc:
+        raise InputError(f"cannot read the store: {exc.strerror or exc}", file=str(p),
+                         field="--db") from None
+    finally:
+        os.close(fd)
+    if head[_HEADER] != _MAGIC:
+        what = "is empty" if not head else "has no DuckDB header"
+        raise InputError(
+            f"{what}, so it is not a DuckDB store file (another kind of file, or a store "
+            "truncated to nothing); point --db / $RCAEVAL_DB at a store, or at a new path to "
+            "create one", file=str(p), field="--db")

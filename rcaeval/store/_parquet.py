@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from rcaeval._inputs import check_input_file
+from rcaeval._inputs import check_input_file, make_output_dir
 from rcaeval._paths import read_statement
 from rcaeval._vocab import BUCKET_STATUSES, CASE_RUN_STATUSES, RUN_STATUSES, VERDICTS
 from rcaeval.errors import InputError, NotFoundError
@@ -44,7 +44,7 @@ def export_parquet(store: Store, directory: Path, tables: Sequence[str] | None) 
     if MIGRATIONS_TABLE in existing and MIGRATIONS_TABLE not in chosen:
         chosen.append(MIGRATIONS_TABLE)
     chosen.sort()
-    directory.mkdir(parents=True, exist_ok=True)
+    make_output_dir(directory, field="DIRECTORY")
     written: list[Path] = []
     for t in chosen:
         target = directory / f"{t}.parquet"
