@@ -36,7 +36,8 @@ _SLOW_IDS = frozenset(
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the node ids of tests/slow_tests.txt `slow` before `-m 'not slow'` deselects."""
+    """Mark the node ids of tests/slow_tests.txt `slow` before `-m 'not slow'` deselects (a
+    listed test function without `[params]` covers each of its parametrizations)."""
     for item in items:
-        if item.nodeid in _SLOW_IDS:
+        if item.nodeid in _SLOW_IDS or item.nodeid.split("[", 1)[0] in _SLOW_IDS:
             item.add_marker(pytest.mark.slow)
