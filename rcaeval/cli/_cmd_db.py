@@ -188,6 +188,7 @@ def register(app: typer.Typer) -> None:
         """Run one SQL statement against the store and print the result."""
         import duckdb
 
+        from rcaeval._paths import read_statement
         from rcaeval.errors import InputError
         from rcaeval.store import connect, resolve_db_path
 
@@ -195,6 +196,8 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--format must be table, csv or json, not {fmt!r}")
         read_only = not write and resolve_db_path(db_path) is not None
         with connect(db_path, read_only=read_only) as s:
+            if read_only:  # nothing but the store: no file written or read, no ATTACH
+                s.con.execute(read_statement("store/no_file_access.sql"))
             try:
                 frame = s.sql(query)
             except duckdb.Error as exc:

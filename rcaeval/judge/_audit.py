@@ -190,7 +190,14 @@ def judge_audit(
 
         raise NotFoundError(str(exc)) from exc
     if run_id is not None:
+        all_runs = {r.run_id for r in refs}
         refs = [r for r in refs if r.run_id == run_id]
+        if not refs and all_runs:  # a named run that is not there: exit 6, as docs/cli.md says
+            from rcaeval.errors import NotFoundError
+
+            shown = ", ".join(sorted(str(x) for x in all_runs)[:5])
+            raise NotFoundError(f"no run {run_id!r} under {root} (its runs: {shown}"
+                                + (", ..." if len(all_runs) > 5 else "") + ")")
     if not refs:
         raise InputError(f"no case dirs found under {root}"
                          + (f" for run {run_id!r}" if run_id else ""))

@@ -37,3 +37,19 @@ def test_files_and_fifos_as_audit_root_or_registry_are_exit_3(tmp_path):
     assert r.returncode == 6 and "does not exist" in r.stderr, r.stderr
     r = _cli("validate", "--registry", str(tmp_path / "missing"), cwd=tmp_path)
     assert r.returncode == 6, r.stderr
+
+
+def test_a_run_id_the_audit_root_does_not_hold_is_exit_6_naming_its_runs(tmp_path):
+    """`judge ROOT --run-id X` with no run X under ROOT: not found (6), listing the runs it
+    does hold; an audit root with no case dir at all stays invalid input (3)."""
+    root = REPO / "data" / "recorded"
+    reg = str(REPO / "data" / "registry")
+    r = _cli("judge", str(root), "--run-id", "no-such-run", "--registry", reg, "--db",
+             str(tmp_path / "s.duckdb"), "--no-files", cwd=tmp_path)
+    assert r.returncode == 6, r.stderr
+    assert "no run 'no-such-run'" in r.stderr and "rec-thorough" in r.stderr, r.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = _cli("judge", str(empty), "--run-id", "x", "--registry", reg, "--db",
+             str(tmp_path / "s.duckdb"), "--no-files", cwd=tmp_path)
+    assert r.returncode == 3 and "no case dirs found" in r.stderr, r.stderr
