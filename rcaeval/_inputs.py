@@ -9,11 +9,16 @@ followed (users pass their own paths); one to ``/dev/zero`` is refused like the 
 
 from __future__ import annotations
 
+import csv
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from rcaeval.errors import InputError, NotFoundError
+
+_Row = TypeVar("_Row")
 
 MiB = 1024 * 1024
 
@@ -121,10 +126,7 @@ def _check_ancestor(p: Path, field: str) -> None:
                          field=field)
 
 
-def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
-    """``path`` if a file can be written there: not an existing directory, FIFO or device,
-    and its parent not a file. Checked before any work is done, so a bad ``--...-out`` is a
-    clear exit 3 instead of a traceback at the end."""
+def _check_output(path: str | os.PathLike[str], field: str, *, directory: bool) -> Path:
     p = Path(path)
     try:
         st = os.stat(p)
@@ -134,30 +136,28 @@ def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(p), field=field
                          ) from None
-    if not stat.S_ISREG(st.st_mode):
+    if directory and not stat.S_ISDIR(st.st_mode):
+        what = "a file" if stat.S_ISREG(st.st_mode) else describe_mode(st.st_mode)
+        raise InputError(f"is not a directory ({what}): name a directory to write into",
+                         file=str(p), field=field)
+    if not directory and not stat.S_ISREG(st.st_mode):
         raise InputError(f"is {describe_mode(st.st_mode)}: name a file to write", file=str(p),
                          field=field)
     return p
+
+
+def check_output_file(path: str | os.PathLike[str], *, field: str) -> Path:
+    """``path`` if a file can be written there: not an existing directory, FIFO or device,
+    and its parent not a file. Checked before any work is done, so a bad ``--...-out`` is a
+    clear exit 3 instead of a traceback at the end."""
+    return _check_output(path, field, directory=False)
 
 
 def check_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
     """``path`` if a directory can be written there: an existing directory, or a path whose
     nearest existing ancestor is a directory (checked before any work is done, like
     :func:`check_output_file`)."""
-    p = Path(path)
-    try:
-        st = os.stat(p)
-    except (FileNotFoundError, NotADirectoryError):
-        _check_ancestor(p, field)
-        return p
-    except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(p), field=field
-                         ) from None
-    if not stat.S_ISDIR(st.st_mode):
-        what = "a file" if stat.S_ISREG(st.st_mode) else describe_mode(st.st_mode)
-        raise InputError(f"is not a directory ({what}): name a directory to write into",
-                         file=str(p), field=field)
-    return p
+    return _check_output(path, field, directory=True)
 
 
 def make_output_dir(path: str | os.PathLike[str], *, field: str) -> Path:
@@ -188,3 +188,18 @@ def require_dir(path: str | os.PathLike[str], what: str, *, field: str | None = 
         raise InputError(f"is {kind}, expected the {what} (a directory)", file=str(p),
                          field=field)
     return p
+
+
+def csv_rows(reader: Iterator[_Row]) -> Iterator[_Row | csv.Error]:
+    """The rows of a ``csv`` reader, a row the reader cannot parse as the :class:`csv.Error`
+    it raised (``reader.line_num`` still names its line), so the caller decides: refuse the
+    file, or mark that row and read on."""
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield exc
+            continue
+        yield row

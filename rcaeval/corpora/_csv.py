@@ -35,6 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from rcaeval._inputs import csv_rows
 from rcaeval.corpora._write import iso, log_line
 
 csv.field_size_limit(min(sys.maxsize, 1 << 28))
@@ -380,13 +381,9 @@ def scan_file(path: Path, windows: list[Window], *, kinds: frozenset[str]) -> st
             return None
         kind, ts_i, handle = found
         width = len(cols)
-        while True:
-            try:
-                row = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as exc:
-                _mark(windows, RowError(f"not valid CSV: {exc}", path, reader.line_num))
+        for row in csv_rows(reader):
+            if isinstance(row, csv.Error):
+                _mark(windows, RowError(f"not valid CSV: {row}", path, reader.line_num))
                 continue
             line = reader.line_num
             if not row:

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from rcaeval._inputs import read_input
+from rcaeval._inputs import csv_rows, read_input
 from rcaeval.corpora._csv import Window, epoch_seconds, scan_file
 from rcaeval.corpora._judging import detector, evidence_checks, literal_pattern
 from rcaeval.corpora._systems import candidates
@@ -104,14 +104,9 @@ def _rows(path: Path, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str
             raise InputError(f"missing column(s) {', '.join(missing)} (the header has "
                              f"{', '.join(header)})", file=str(path), line=1)
         prev = reader.line_num
-        while True:
-            try:
-                row = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as exc:
-                raise InputError(f"not valid CSV: {exc}", file=str(path),
-                                 line=reader.line_num) from None
+        for row in csv_rows(reader):
+            if isinstance(row, csv.Error):
+                raise InputError(f"not valid CSV: {row}", file=str(path), line=reader.line_num)
             start, prev = prev + 1, reader.line_num
             if not row:
                 continue

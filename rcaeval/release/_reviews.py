@@ -17,7 +17,7 @@ import orjson
 import polars as pl
 from pydantic import ValidationError
 
-from rcaeval._inputs import check_input_file, read_input
+from rcaeval._inputs import check_input_file, csv_rows, read_input
 from rcaeval.errors import InputError, NotFoundError
 from rcaeval.release._captures import REVIEW_LABEL_SCHEMA, sha256_file
 from rcaeval.release._models import (
@@ -124,14 +124,9 @@ def _rows(rf: ReviewFile) -> Iterator[tuple[int, Any]]:
         if missing:
             raise InputError(f"CSV header lacks column(s) {', '.join(missing)}", file=str(p),
                              line=1, field=missing[0])
-        while True:
-            try:
-                row = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as exc:
-                raise InputError(f"not CSV: {exc}", file=str(p),
-                                 line=reader.line_num) from None
+        for row in csv_rows(reader):
+            if isinstance(row, csv.Error):
+                raise InputError(f"not CSV: {row}", file=str(p), line=reader.line_num)
             bad = [k or "(extra cells)" for k, v in row.items()
                    if any(isinstance(c, str) and _NOT_UTF8.search(c)
                           for c in (v if isinstance(v, list) else [v]))]
